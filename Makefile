@@ -1,0 +1,28 @@
+# The two commands of the README: `make run` (main job) and `make test` (full suite).
+# Both create and reuse a local virtual environment in .venv.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench install clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip setuptools wheel
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[train,bench,dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(PY) -m hiddenhand tournament david_goliath --agents heuristic,random,random,random --games 400 --seed 0
+
+test: $(STAMP)
+	$(PY) -m pytest -n 2 tests
+
+bench: $(STAMP)
+	$(PY) -m hiddenhand bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,1 @@
+"""hiddenhand agents.heuristics."""

@@ -1,0 +1,136 @@
+"""Seeded tournaments with seat rotation, and win rates with 95% confidence intervals."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hiddenhand.envs import make as make_env
+
+from . import Agent, make
+
+
+@dataclass
+class GameRecord:
+    """One finished game: who sat where and how it ended."""
+
+    seed: int
+    lineup: list[str]  # agent label per seat
+    scores: list[float]
+    rewards: list[float]
+    winners: list[int]
+    truncated: bool = False
+
+
+@dataclass
+class Standing:
+    label: str
+    seat_games: int = 0
+    wins: float = 0.0  # a shared top counts 1/k
+    score_sum: float = 0.0
+    reward_sum: float = 0.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.seat_games if self.seat_games else 0.0
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.wins, self.seat_games)
+
+
+@dataclass
+class TournamentResult:
+    game: str
+    num_players: int
+    records: list[GameRecord] = field(default_factory=list)
+
+    def standings(self) -> list[Standing]:
+        table: dict[str, Standing] = {}
+        for record in self.records:
+            for seat, label in enumerate(record.lineup):
+                row = table.setdefault(label, Standing(label))
+                row.seat_games += 1
+                if seat in record.winners:
+                    row.wins += 1.0 / len(record.winners)
+                row.score_sum += record.scores[seat]
+                row.reward_sum += record.rewards[seat]
+        return sorted(table.values(), key=lambda row: -row.win_rate)
+
+    def table(self) -> str:
+        fair = 1.0 / self.num_players
+        lines = [
+            f"{self.game}, {self.num_players} players, {len(self.records)} games "
+            f"(fair share of wins {fair:.1%})",
+            f"{'agent':<24}{'seat-games':>11}{'win rate':>10}{'95% CI':>18}{'mean score':>12}{'mean reward':>13}",
+        ]
+        for row in self.standings():
+            low, high = row.interval
+            lines.append(
+                f"{row.label:<24}{row.seat_games:>11}{row.win_rate:>10.1%}"
+                f"{f'[{low:.1%}, {high:.1%}]':>18}{row.score_sum / row.seat_games:>12.1f}"
+                f"{row.reward_sum / row.seat_games:>13.3f}"
+            )
+        return "\n".join(lines)
+
+
+def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion (95% by default)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def play_game(env, agents: Sequence[Agent], seed: int) -> tuple[list[float], list[float], list[int], bool]:
+    """Play one game with ``agents[seat]`` in each seat; returns scores, rewards, winner seats, truncated."""
+    env.reset(seed=seed)
+    for offset, agent in enumerate(agents):
+        agent.reset(seed=seed * 1009 + offset)
+    raw = env.unwrapped
+    seat_of = {name: i for i, name in enumerate(raw.possible_agents)}
+    rewards = [0.0] * len(agents)
+    info: dict = {}
+    truncated = False
+    for name in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        rewards[seat_of[name]] = float(reward)
+        if termination or truncation:
+            truncated = truncation
+            env.step(None)
+            continue
+        env.step(agents[seat_of[name]].act(observation["observation"], observation["action_mask"]))
+    scores = [float(info["scores"][name]) for name in raw.possible_agents]
+    winners = [seat_of[name] for name in info["winners"]]
+    return scores, rewards, winners, truncated
+
+
+def run_tournament(
+    game: str,
+    lineup: Sequence[str],
+    games: int,
+    seed: int = 0,
+    env_options: dict | None = None,
+    agent_factory: Callable[[str, object, int], Agent] | None = None,
+) -> TournamentResult:
+    """Play ``games`` seeded games; game g seats ``lineup`` rotated by g, so every entry plays every seat.
+
+    ``lineup`` has one agent name per seat; equal names are pooled in the standings.
+    """
+    env = make_env(game, num_players=len(lineup), **(env_options or {}))
+    factory = agent_factory or (lambda name, game_obj, agent_seed: make(name, game_obj, agent_seed))
+    agents = [factory(name, env.unwrapped.game, seed + i) for i, name in enumerate(lineup)]
+    result = TournamentResult(game, len(lineup))
+    n = len(lineup)
+    for g in range(games):
+        order = [(seat + g) % n for seat in range(n)]
+        game_seed = int(np.random.SeedSequence([seed, g]).generate_state(1)[0])
+        scores, rewards, winners, truncated = play_game(env, [agents[i] for i in order], game_seed)
+        result.records.append(GameRecord(game_seed, [lineup[i] for i in order], scores, rewards, winners, truncated))
+    return result

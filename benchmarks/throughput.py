@@ -1,0 +1,122 @@
+"""Environment throughput, side by side with peers measured in the same run.
+
+Random legal play through each env's public API, the same loop for every AEC env: ``last()`` (which
+builds the observation), pick a random legal action from the mask, ``step()``. Peers: PettingZoo's
+``texas_holdem_v4`` (rlcard) and OpenSpiel's C++ ``leduc_poker`` (with the observation tensor each
+step). Run: ``python -m hiddenhand bench`` (needs the ``bench`` extra for the peers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from hiddenhand.envs import make as make_env
+
+#: (label, game, env options) of the hiddenhand envs measured.
+HIDDENHAND_CASES = [
+    ("david_goliath 2p", "david_goliath", {"num_players": 2}),
+    ("david_goliath 4p", "david_goliath", {"num_players": 4}),
+    ("david_goliath 6p", "david_goliath", {"num_players": 6}),
+]
+REFERENCE = "pettingzoo texas_holdem_v4"
+
+
+def measure_aec(make: Callable[[], object], seconds: float, seed: int = 0) -> tuple[int, int, float]:
+    """Play random legal games until ``seconds`` pass; returns (steps, games, elapsed seconds)."""
+    env = make()
+    pick = random.Random(seed).random
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=seed + games)
+        for _ in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                legal = np.flatnonzero(observation["action_mask"])
+                action = int(legal[int(pick() * len(legal))])
+            env.step(action)
+            steps += 1
+        games += 1
+    return steps, games, time.perf_counter() - start
+
+
+def measure_openspiel(name: str, seconds: float, seed: int = 0) -> tuple[int, int, float]:
+    """The same loop for an OpenSpiel game: observation tensor of the mover, random legal action."""
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    pick = random.Random(seed).random
+    steps = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(pick() * len(outcomes))][0])
+            else:
+                state.observation_tensor(state.current_player())
+                legal = state.legal_actions()
+                state.apply_action(legal[int(pick() * len(legal))])
+            steps += 1
+        games += 1
+    return steps, games, time.perf_counter() - start
+
+
+def run(seconds: float) -> list[dict]:
+    rows = []
+
+    def record(label: str, measure: Callable[[], tuple[int, int, float]]) -> None:
+        try:
+            steps, games, elapsed = measure()
+        except ImportError as error:
+            print(f"{label}: skipped ({error}; install hiddenhand[bench])")
+            return
+        rows.append({"env": label, "steps_per_s": steps / elapsed, "games_per_s": games / elapsed})
+
+    def texas():
+        from pettingzoo.classic import texas_holdem_v4
+
+        return measure_aec(texas_holdem_v4.env, seconds)
+
+    record(REFERENCE, texas)
+    record("openspiel leduc_poker (C++)", lambda: measure_openspiel("leduc_poker", seconds))
+    for label, game, options in HIDDENHAND_CASES:
+        record(label, lambda game=game, options=options: measure_aec(lambda: make_env(game, **options), seconds))
+    reference = next((row["steps_per_s"] for row in rows if row["env"] == REFERENCE), None)
+    for row in rows:
+        row["x_texas"] = row["steps_per_s"] / reference if reference else None
+    return rows
+
+
+def format_table(rows: list[dict]) -> str:
+    lines = [f"{'env':<32}{'steps/s':>12}{'games/s':>10}{'x texas':>9}"]
+    for row in rows:
+        ratio = f"{row['x_texas']:.1f}" if row["x_texas"] is not None else "-"
+        lines.append(f"{row['env']:<32}{row['steps_per_s']:>12,.0f}{row['games_per_s']:>10,.1f}{ratio:>9}")
+    return "\n".join(lines)
+
+
+def main(seconds: float = 3.0, json_path: str | None = None) -> int:
+    rows = run(seconds)
+    print(format_table(rows))
+    if json_path:
+        with open(json_path, "w") as handle:
+            json.dump(rows, handle, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--json", default=None, help="also write the figures to this file")
+    options = parser.parse_args()
+    raise SystemExit(main(options.seconds, options.json))

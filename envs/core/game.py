@@ -1,0 +1,121 @@
+"""The contract between a game's rules engine and the shared AEC adapter.
+
+Following OpenSpiel's split, a :class:`Game` is the immutable description of one configured game
+(player count, options, action encoding) and a :class:`State` is one position in it. Rules engines
+implement both with plain Python and small numpy arrays; they know nothing about PettingZoo.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+import numpy as np
+
+from .layout import ObservationLayout
+
+
+class Game(ABC):
+    """Static description of a configured game; creates initial states."""
+
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    #: Divides score differences in ``reward_mode="score_margin"``.
+    score_scale: ClassVar[float] = 1.0
+
+    def __init__(self, num_players: int):
+        if not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool):
+            raise TypeError(f"{self.name}: num_players must be an int, got {num_players!r}")
+        if not self.min_players <= num_players <= self.max_players:
+            raise ValueError(
+                f"{self.name}: num_players={num_players} is not supported; "
+                f"allowed: {self.min_players}..{self.max_players}"
+            )
+        self.num_players = int(num_players)
+
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size of the Discrete action space."""
+
+    @property
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """Upper bound on the number of actions in one game (sets the default truncation)."""
+
+    @abstractmethod
+    def config(self) -> dict[str, Any]:
+        """JSON-serialisable options that, with ``num_players``, recreate this game."""
+
+    @abstractmethod
+    def new_initial_state(self, rng: np.random.Generator) -> State:
+        """Deal a new game, drawing every chance outcome from ``rng``."""
+
+    @abstractmethod
+    def state_from_json(self, data: dict[str, Any]) -> State:
+        """Inverse of :meth:`State.to_json`."""
+
+    @abstractmethod
+    def action_to_string(self, action: int) -> str:
+        """Short human-readable name of an action."""
+
+    @abstractmethod
+    def string_to_action(self, text: str) -> int:
+        """Parse a human's input into an action id; ``ValueError`` if it names none."""
+
+
+class State(ABC):
+    """One position of a game. ``apply`` mutates in place; the adapter validates legality first."""
+
+    game: Game
+    current_player: int
+    is_terminal: bool
+
+    @abstractmethod
+    def legal_mask(self, out: np.ndarray) -> None:
+        """Write the current player's legal actions into the int8 buffer ``out`` (1 = legal)."""
+
+    @abstractmethod
+    def apply(self, action: int, rng: np.random.Generator) -> None:
+        """Play a legal ``action`` for ``current_player``; chance events draw from ``rng``."""
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Current (final, once terminal) score of every seat."""
+
+    @abstractmethod
+    def score_breakdown(self) -> dict[str, Any]:
+        """JSON-serialisable explanation of the scores (reported in ``infos`` at the end)."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The complete state as JSON-serialisable data."""
+
+    @abstractmethod
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
+        """Re-deal everything hidden from ``player`` consistently with what ``player`` has seen."""
+
+    @abstractmethod
+    def render(self, viewer: int | None = None) -> str:
+        """What a spectator may see, as text; with ``viewer``, plus that seat's private information."""
+
+
+class Observer(ABC):
+    """Encodes a state as one player's flat observation vector, laid out in named blocks."""
+
+    #: Upper bound of every observation entry (the Box space's ``high``).
+    high: ClassVar[float] = 1.0
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.layout = self.build_layout(game)
+
+    @staticmethod
+    @abstractmethod
+    def build_layout(game: Game) -> ObservationLayout:
+        """The named blocks of the observation for this game configuration."""
+
+    @abstractmethod
+    def encode(self, state: State, player: int) -> np.ndarray:
+        """A new float32 vector: what ``player`` may see of ``state``, relative to its seat."""

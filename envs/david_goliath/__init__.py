@@ -1,0 +1,1 @@
+"""David & Goliath: rules engine, observer and AEC adapter."""

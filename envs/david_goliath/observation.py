@@ -1,0 +1,78 @@
+"""David & Goliath observation encoder: what one seat may see, relative to that seat."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.game import Observer
+from ..core.layout import ObservationLayout
+from .rules import HAND_SIZE, MAX_VALUE, NUM_CARDS, NUM_COLOURS, DavidGoliathGame, DavidGoliathState
+
+SEAT_FEATURES = NUM_CARDS + NUM_COLOURS + 1  # taken this round (90), revealed voids (5), total score (1)
+#: Scores are divided by this in the observation.
+SCORE_DIVISOR = 100.0
+#: A round scores at most two top cards in each colour.
+MAX_ROUND_SCORE = NUM_COLOURS * (2 * MAX_VALUE - 1)
+
+
+class DavidGoliathObserver(Observer):
+    """Seat-relative encoder: relative seat ``k`` is the player ``k`` places clockwise of the observer."""
+
+    def __init__(self, game: DavidGoliathGame):
+        super().__init__(game)
+        self.high = max(1.0, game.rounds * MAX_ROUND_SCORE / SCORE_DIVISOR)
+        slices = self.layout.slices
+        self._hand = slices["hand"]
+        self._trick = self.layout.offset("trick")
+        self._leader = self.layout.offset("trick_leader")
+        self._led = self.layout.offset("led_colour")
+        self._dealer = self.layout.offset("dealer")
+        self._trick_number = self.layout.offset("trick_number")
+        self._round = self.layout.offset("round_progress")
+        self._seats = slices["seats"]
+        n = game.num_players
+        # Per-seat public data twice over, so that rows [p, p + n) are seat p's rotated view.
+        self._seat_rows = np.zeros((2 * n, SEAT_FEATURES), np.float32)
+        self._cached: tuple[DavidGoliathState, int] | None = None
+
+    @staticmethod
+    def build_layout(game: DavidGoliathGame) -> ObservationLayout:
+        n = game.num_players
+        return ObservationLayout([
+            ("hand", (NUM_CARDS,)),                 # own cards
+            ("trick", (n, NUM_CARDS)),              # current trick, one card per play-order position
+            ("trick_leader", (n,)),                 # relative seat that led it (plays position 0)
+            ("led_colour", (NUM_COLOURS,)),
+            ("dealer", (n,)),                       # relative seat of this round's dealer
+            ("trick_number", (HAND_SIZE,)),         # tricks already played this round
+            ("round_progress", (1,)),               # rounds completed / rounds
+            ("seats", (n, SEAT_FEATURES)),          # per relative seat: taken cards, voids, score
+        ])
+
+    def encode(self, state: DavidGoliathState, player: int) -> np.ndarray:
+        n = self.game.num_players
+        out = np.zeros(self.layout.size, np.float32)
+        out[self._hand] = state.hands[player]
+        for position, card in enumerate(state.trick):
+            out[self._trick + position * NUM_CARDS + card] = 1.0
+        if state.trick:
+            out[self._led + state.trick[0] // MAX_VALUE] = 1.0
+        out[self._leader + (state.leader - player) % n] = 1.0
+        out[self._dealer + (state.dealer - player) % n] = 1.0
+        if state.tricks_played < HAND_SIZE:
+            out[self._trick_number + state.tricks_played] = 1.0
+        out[self._round] = state.round / self.game.rounds
+        out[self._seats] = self._seat_block(state)[player:player + n].ravel()
+        return out
+
+    def _seat_block(self, state: DavidGoliathState) -> np.ndarray:
+        if self._cached is None or self._cached[0] is not state or self._cached[1] != state.public_epoch:
+            n = self.game.num_players
+            rows = self._seat_rows
+            rows[:n, :NUM_CARDS] = state.taken
+            rows[:n, NUM_CARDS:NUM_CARDS + NUM_COLOURS] = state.voids
+            rows[:n, -1] = state.totals
+            rows[:n, -1] /= SCORE_DIVISOR
+            rows[n:] = rows[:n]
+            self._cached = (state, state.public_epoch)
+        return self._seat_rows

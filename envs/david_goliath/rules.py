@@ -1,0 +1,286 @@
+"""David & Goliath rules engine: pure game state and transitions (spec: david_goliath.md).
+
+Cards are ids ``colour * 18 + (value - 1)`` over 5 colours x values 1..18 (Discrete(90)); a game with
+N players uses values 1..3N.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from ..core.dealing import deal_constrained
+from ..core.game import Game, State
+
+COLOURS = ("red", "yellow", "green", "blue", "purple")
+COLOUR_LETTERS = "RYGBP"
+NUM_COLOURS = 5
+MAX_VALUE = 18
+NUM_CARDS = NUM_COLOURS * MAX_VALUE
+HAND_SIZE = 15  # every player always holds 15 cards, so a round is 15 tricks (§1)
+CARD_COLOUR = [card // MAX_VALUE for card in range(NUM_CARDS)]
+CARD_VALUE = [card % MAX_VALUE + 1 for card in range(NUM_CARDS)]
+
+
+def card_id(colour: int, value: int) -> int:
+    return colour * MAX_VALUE + value - 1
+
+
+def card_name(card: int) -> str:
+    return f"{COLOUR_LETTERS[CARD_COLOUR[card]]}{CARD_VALUE[card]}"
+
+
+def resolve_trick(values: Sequence[int]) -> tuple[int, int]:
+    """Play-order positions of the highest and the lowest card of a complete trick (§3.3).
+
+    Ties go to the card played last; if all values are equal the last card is highest and the
+    second-to-last lowest.
+    """
+    highest = lowest = 0
+    for position in range(1, len(values)):
+        if values[position] >= values[highest]:
+            highest = position
+        if values[position] <= values[lowest]:
+            lowest = position
+    if highest == lowest:  # all values equal
+        lowest = len(values) - 2
+    return highest, lowest
+
+
+def colour_score(values: Sequence[int]) -> int:
+    """One or two cards of a colour score their face values; three or more score 1 each (§4)."""
+    return sum(values) if len(values) <= 2 else len(values)
+
+
+def colour_scores(cards: Iterable[int]) -> list[int]:
+    """Per-colour score of the cards a player took in a round."""
+    by_colour: list[list[int]] = [[] for _ in COLOURS]
+    for card in cards:
+        by_colour[CARD_COLOUR[card]].append(CARD_VALUE[card])
+    return [colour_score(values) for values in by_colour]
+
+
+class DavidGoliathGame(Game):
+    """David & Goliath for 2-6 players (2 is the documented extension, DG-5)."""
+
+    name = "david_goliath"
+    min_players = 2
+    max_players = 6
+    score_scale = 100.0
+
+    def __init__(self, num_players: int = 4, rounds: int | None = None):
+        super().__init__(num_players)
+        if rounds is None:
+            rounds = self.num_players  # DG-4
+        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 100:
+            raise ValueError(f"{self.name}: rounds must be an int in 1..100, got {rounds!r}")
+        self.rounds = rounds
+        self.max_value = 3 * self.num_players
+        self.deck = np.array([card_id(c, v) for c in range(NUM_COLOURS) for v in range(1, self.max_value + 1)])
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_CARDS
+
+    @property
+    def max_game_length(self) -> int:
+        return self.rounds * HAND_SIZE * self.num_players
+
+    def config(self) -> dict[str, Any]:
+        return {"num_players": self.num_players, "rounds": self.rounds}
+
+    def new_initial_state(self, rng: np.random.Generator) -> DavidGoliathState:
+        return DavidGoliathState(self, dealer=int(rng.integers(self.num_players)), rng=rng)  # DG-1
+
+    def state_from_json(self, data: dict[str, Any]) -> DavidGoliathState:
+        return DavidGoliathState.from_json(self, data)
+
+    def action_to_string(self, action: int) -> str:
+        return card_name(action)
+
+    def string_to_action(self, text: str) -> int:
+        """Accepts ``R12``, ``red 12`` or an action id."""
+        text = text.strip().lower().replace(" ", "")
+        if text.isdigit() and int(text) < NUM_CARDS:
+            return int(text)
+        for colour, (letter, word) in enumerate(zip(COLOUR_LETTERS.lower(), COLOURS)):
+            for prefix in (word, letter):
+                rest = text.removeprefix(prefix)
+                if rest != text and rest.isdigit() and 1 <= int(rest) <= MAX_VALUE:
+                    return card_id(colour, int(rest))
+        raise ValueError(f"not a card: {text!r} (write e.g. R12 or 'red 12')")
+
+
+class DavidGoliathState(State):
+    """A position. Arrays are indexed by absolute seat; ``trick`` lists cards in play order."""
+
+    def __init__(self, game: DavidGoliathGame, dealer: int, rng: np.random.Generator | None):
+        n = game.num_players
+        self.game = game
+        self.hands = np.zeros((n, NUM_CARDS), np.int8)
+        self.taken = np.zeros((n, NUM_CARDS), np.int8)  # this round, public (§3.5)
+        self.voids = np.zeros((n, NUM_COLOURS), np.int8)  # revealed by not following, this round
+        self.colour_counts = [[0] * NUM_COLOURS for _ in range(n)]
+        self.trick: list[int] = []
+        self.totals = [0] * n
+        self.round_colour_scores: list[list[list[int]]] = []  # round x seat x colour
+        self.round = 0
+        self.tricks_played = 0
+        self.dealer = dealer
+        self.leader = self.current_player = (dealer + 1) % n
+        self.is_terminal = False
+        #: Bumped whenever public per-seat data (taken, voids, scores) changes; observers cache on it.
+        self.public_epoch = 0
+        if rng is not None:
+            self._deal(rng)
+
+    # ------------------------------------------------------------------ transitions
+    def legal_mask(self, out: np.ndarray) -> None:
+        hand = self.hands[self.current_player]
+        if self.trick:
+            led = CARD_COLOUR[self.trick[0]]
+            if self.colour_counts[self.current_player][led]:  # must follow (§3.2)
+                out.fill(0)
+                start = led * MAX_VALUE
+                out[start:start + MAX_VALUE] = hand[start:start + MAX_VALUE]
+                return
+        out[:] = hand
+
+    def apply(self, action: int, rng: np.random.Generator) -> None:
+        player = self.current_player
+        colour = CARD_COLOUR[action]
+        self.hands[player, action] = 0
+        self.colour_counts[player][colour] -= 1
+        trick = self.trick
+        if trick:
+            led = CARD_COLOUR[trick[0]]
+            if colour != led and not self.voids[player, led]:
+                self.voids[player, led] = 1
+                self.public_epoch += 1
+        trick.append(action)
+        if len(trick) < self.game.num_players:
+            self.current_player = (player + 1) % self.game.num_players
+        else:
+            self._finish_trick(rng)
+
+    def _finish_trick(self, rng: np.random.Generator) -> None:
+        n = self.game.num_players
+        highest, lowest = resolve_trick([CARD_VALUE[card] for card in self.trick])
+        goliath_taker = (self.leader + lowest) % n  # David takes Goliath (§3.4)
+        winner = (self.leader + highest) % n
+        for position, card in enumerate(self.trick):
+            self.taken[goliath_taker if position == highest else winner, card] = 1
+        self.trick = []
+        self.tricks_played += 1
+        self.public_epoch += 1
+        self.leader = self.current_player = winner  # DG-2: highest card leads the next trick
+        if self.tricks_played == HAND_SIZE:
+            self._end_round(rng)
+
+    def _end_round(self, rng: np.random.Generator) -> None:
+        by_colour = [colour_scores(np.flatnonzero(row)) for row in self.taken]
+        self.round_colour_scores.append(by_colour)
+        for seat, colours in enumerate(by_colour):
+            self.totals[seat] += sum(colours)
+        self.round += 1
+        if self.round == self.game.rounds:
+            self.is_terminal = True
+            self.current_player = -1
+        else:
+            self.dealer = (self.dealer + 1) % self.game.num_players  # §2
+            self._deal(rng)
+
+    def _deal(self, rng: np.random.Generator) -> None:
+        n = self.game.num_players
+        cards = rng.permutation(self.game.deck)
+        self.hands.fill(0)
+        self.hands[np.repeat(np.arange(n), HAND_SIZE), cards] = 1
+        self.colour_counts = self.hands.reshape(n, NUM_COLOURS, MAX_VALUE).sum(axis=2).tolist()
+        self.taken.fill(0)
+        self.voids.fill(0)
+        self.trick = []
+        self.tricks_played = 0
+        self.leader = self.current_player = (self.dealer + 1) % n  # DG-3
+        self.public_epoch += 1
+
+    # ------------------------------------------------------------------ reporting
+    def scores(self) -> list[float]:
+        return list(self.totals)
+
+    def score_breakdown(self) -> dict[str, Any]:
+        return {
+            "colours": list(COLOURS),
+            "round_colour_scores": [[list(seat) for seat in rnd] for rnd in self.round_colour_scores],
+        }
+
+    def render(self, viewer: int | None = None) -> str:
+        n = self.game.num_players
+        lines = [
+            f"round {min(self.round + 1, self.game.rounds)}/{self.game.rounds}  "
+            f"trick {min(self.tricks_played + 1, HAND_SIZE)}/{HAND_SIZE}  "
+            f"dealer player_{self.dealer}  leader player_{self.leader}",
+            "trick: " + (", ".join(f"player_{(self.leader + k) % n} {card_name(c)}"
+                                   for k, c in enumerate(self.trick)) or "-"),
+            f"{'seat':<10}{'score':>6}  {'hand':>4}  taken this round / voids",
+        ]
+        for seat in range(n):
+            taken = " ".join(card_name(c) for c in np.flatnonzero(self.taken[seat])) or "-"
+            voids = "".join(COLOUR_LETTERS[c] for c in np.flatnonzero(self.voids[seat]))
+            lines.append(f"player_{seat:<3}{self.totals[seat]:>6}  {int(self.hands[seat].sum()):>4}  "
+                         f"{taken}{'  void: ' + voids if voids else ''}")
+        if viewer is not None:
+            hand = " ".join(card_name(c) for c in np.flatnonzero(self.hands[viewer]))
+            lines.append(f"your hand (player_{viewer}): {hand}")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ serialisation
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "hands": [np.flatnonzero(row).tolist() for row in self.hands],
+            "taken": [np.flatnonzero(row).tolist() for row in self.taken],
+            "voids": self.voids.tolist(),
+            "trick": list(self.trick),
+            "totals": list(self.totals),
+            "round_colour_scores": [[list(seat) for seat in rnd] for rnd in self.round_colour_scores],
+            "round": self.round,
+            "tricks_played": self.tricks_played,
+            "dealer": self.dealer,
+            "leader": self.leader,
+            "current_player": self.current_player,
+            "is_terminal": self.is_terminal,
+        }
+
+    @classmethod
+    def from_json(cls, game: DavidGoliathGame, data: dict[str, Any]) -> DavidGoliathState:
+        state = cls(game, dealer=data["dealer"], rng=None)
+        for seat, (hand, taken) in enumerate(zip(data["hands"], data["taken"])):
+            state.hands[seat, hand] = 1
+            state.taken[seat, taken] = 1
+        n = game.num_players
+        state.colour_counts = state.hands.reshape(n, NUM_COLOURS, MAX_VALUE).sum(axis=2).tolist()
+        state.voids[:] = data["voids"]
+        state.trick = list(data["trick"])
+        state.totals = list(data["totals"])
+        state.round_colour_scores = [[list(seat) for seat in rnd] for rnd in data["round_colour_scores"]]
+        for key in ("round", "tricks_played", "leader", "current_player", "is_terminal"):
+            setattr(state, key, data[key])
+        return state
+
+    # ------------------------------------------------------------------ information sets
+    def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
+        """Re-deal the other hands from the cards unseen by ``player``, keeping hand sizes and the
+        publicly revealed voids (§6)."""
+        others = [seat for seat in range(self.game.num_players) if seat != player]
+        unseen = [int(card) for seat in others for card in np.flatnonzero(self.hands[seat])]
+        hands = deal_constrained(
+            unseen, CARD_COLOUR,
+            capacities=[int(self.hands[seat].sum()) for seat in others],
+            allowed=[[not self.voids[seat, c] for c in range(NUM_COLOURS)] for seat in others],
+            rng=rng,
+        )
+        for seat, hand in zip(others, hands):
+            self.hands[seat].fill(0)
+            self.hands[seat, hand] = 1
+            self.colour_counts[seat] = self.hands[seat].reshape(NUM_COLOURS, MAX_VALUE).sum(axis=1).tolist()

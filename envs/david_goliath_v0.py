@@ -1,0 +1,81 @@
+"""David & Goliath
+
+| Import               | `from hiddenhand.envs import david_goliath_v0`              |
+|----------------------|-------------------------------------------------------------|
+| Registered id        | `hiddenhand/david_goliath-v0`                               |
+| Actions              | Discrete                                                    |
+| Parallel API         | No                                                          |
+| Manual control       | `python -m hiddenhand play david_goliath`                   |
+| Agents               | `agents= ['player_0', ..., 'player_{N-1}']`, N = 2..6 (default 4) |
+| Action shape         | (1,)                                                        |
+| Action values        | Discrete(90)                                                |
+| Observation shape    | (188·N + 111,): 863 at N = 4                                |
+| Observation values   | [0, rounds·1.75]; only the score column exceeds 1            |
+
+A trick-taking game (Reinhard Staupe): the lowest card of a trick ("David") takes the highest card
+("Goliath"), and the highest card takes all the others. A colour scores face value only while a
+player took one or two cards of it, one point per card from the third on. 5 colours x values 1..3N,
+15 cards each, 15 tricks a round, N rounds by default. Two players is a documented extension (DG-5).
+
+### Arguments
+
+``env(num_players=4, rounds=None, render_mode=None, max_cycles=None, illegal_action="raise",
+reward_mode="win_loss")``
+
+* `num_players`: 2..6; anything else raises `ValueError`.
+* `rounds`: rounds in a game, default `num_players` (DG-4).
+* `max_cycles`: truncate after this many cycles (one action per player); default twice the game length.
+* `illegal_action`: `"raise"` (a `ValueError` naming the action, the agent and the legal actions; the
+  state is untouched) or `"terminate"` (the mover gets −1, the others 0, the game ends).
+* `reward_mode`: `"win_loss"` or `"score_margin"` (see Rewards).
+
+### Observation Space
+
+A dict: `observation` (float32 vector) and `action_mask` (int8, 90). Blocks, in order; `N` seats are
+relative: seat 0 is the observer, seat k the player k places clockwise of it. Use
+`env.unwrapped.observer.layout.views(obs)` to get them by name.
+
+| block            | shape     | content                                                          |
+|------------------|-----------|------------------------------------------------------------------|
+| `hand`           | (90,)     | own cards (card id = colour·18 + value − 1; colours R,Y,G,B,P)    |
+| `trick`          | (N, 90)   | current trick, one-hot card per play-order position              |
+| `trick_leader`   | (N,)      | relative seat that led the trick; position k was played by leader+k |
+| `led_colour`     | (5,)      | colour of the first card of the trick                            |
+| `dealer`         | (N,)      | relative seat of this round's dealer                             |
+| `trick_number`   | (15,)     | tricks already played this round (one-hot)                       |
+| `round_progress` | (1,)      | rounds completed / rounds                                        |
+| `seats`          | (N, 96)   | per relative seat: cards taken this round (90), revealed voids (5), total score / 100 (1) |
+
+Other players' hands never appear; everything else a player could note at the table does.
+
+### Legal Actions Mask
+
+`action_mask[card]` is 1 for the cards the agent on turn may play: any card in hand when leading;
+when following, the cards of the led colour if it holds any, otherwise any card. Agents not on turn
+get an all-zero mask.
+
+### Action Space
+
+Card ids 0..89 (`colour·18 + value − 1`); with N players only values 1..3N exist.
+
+### Rewards
+
+Terminal only. `win_loss`: a sole winner +1, every player not among the top −1, k players sharing the
+top 2/k − 1 each. `score_margin`: (own score − mean of the others' scores) / 100. `infos` at the end
+hold `scores`, `score_breakdown` (per round, seat and colour) and `winners`.
+
+### Version History
+
+* v0: Initial release.
+"""
+
+from .david_goliath.env import DavidGoliathEnv as raw_env
+
+
+def env(**kwargs) -> raw_env:
+    """The environment. Order and legality are validated by the core itself, so no wrappers are
+    stacked (they would cost several times the step)."""
+    return raw_env(**kwargs)
+
+
+__all__ = ["env", "raw_env"]
