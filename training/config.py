@@ -1,0 +1,238 @@
+"""Training configuration: YAML files -> validated, immutable dataclasses.
+
+``load_config("david_goliath_quick")`` loads a preset shipped in ``hiddenhand/configs/train``;
+``load_config("run.yaml")`` loads any file. Keys left out take the defaults below. Every problem is
+a :class:`ConfigError` naming the file, the dotted key and what is allowed. Field types and the
+``metadata`` rules (``min``/``max`` inclusive, ``gt`` exclusive, ``choices``, ``nonempty``) drive
+the checks; list rules apply to each item.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import re
+from dataclasses import MISSING, dataclass, field
+from pathlib import Path
+from typing import Any, get_args, get_origin, get_type_hints
+
+import yaml
+
+import hiddenhand.configs
+from hiddenhand import envs
+
+PRESET_DIR = Path(hiddenhand.configs.__file__).parent / "train"
+BASELINES = ("random", "heuristic")
+
+
+class ConfigError(ValueError):
+    """An invalid training configuration; the message names the file and the key."""
+
+
+def _field(default: Any, **rules: Any) -> Any:
+    """A dataclass field with a default (lists are copied per instance) and validation rules."""
+    if isinstance(default, list):
+        return field(default_factory=lambda: list(default), metadata=rules)
+    return field(default=default, metadata=rules)
+
+
+@dataclass(frozen=True)
+class PPOConfig:
+    """MaskablePPO hyperparameters (sb3-contrib names)."""
+
+    learning_rate: float = _field(3e-4, gt=0)
+    n_steps: int = _field(1024, min=1)
+    batch_size: int = _field(256, min=1)
+    n_epochs: int = _field(10, min=1)
+    gamma: float = _field(1.0, gt=0, max=1)
+    gae_lambda: float = _field(0.95, min=0, max=1)
+    clip_range: float = _field(0.2, gt=0)
+    ent_coef: float = _field(0.01, min=0)
+    vf_coef: float = _field(0.5, min=0)
+    max_grad_norm: float = _field(0.5, gt=0)
+    net_arch: list[int] = _field([256, 256], min=1, nonempty=True)
+    activation: str = _field("tanh", choices=("tanh", "relu"))
+
+
+@dataclass(frozen=True)
+class PoolConfig:
+    """Opponent pool: snapshot cadence and how opponent seats are filled (probs sum to 1)."""
+
+    snapshot_every: int = _field(20_000, min=1)
+    window: int = _field(10, min=1)
+    latest_prob: float = _field(0.5, min=0, max=1)
+    snapshot_prob: float = _field(0.25, min=0, max=1)
+    baseline_prob: float = _field(0.25, min=0, max=1)
+    baselines: list[str] = _field(list(BASELINES), choices=BASELINES)
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    """Periodic evaluation against fixed baseline opponents."""
+
+    every: int = _field(50_000, min=1)
+    games: int = _field(100, min=1)
+    opponents: list[str] = _field(list(BASELINES), choices=BASELINES)
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """A self-play training run; ``env`` is passed on as ``hiddenhand.envs.make(game, **env)``."""
+
+    game: str = field(metadata={"choices": tuple(envs.GAMES)})
+    env: dict = field(default_factory=dict)
+    seed: int = _field(0, min=0)
+    total_timesteps: int = _field(1_000_000, min=1)
+    n_envs: int = _field(2, min=1, max=64)
+    vec_env: str = _field("auto", choices=("auto", "dummy", "subproc"))
+    checkpoint_every: int = _field(50_000, min=1)
+    ppo: PPOConfig = field(default_factory=PPOConfig)
+    pool: PoolConfig = field(default_factory=PoolConfig)
+    eval: EvalConfig = field(default_factory=EvalConfig)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-serialisable dict; ``config_from_dict`` inverts it."""
+        return dataclasses.asdict(self)
+
+
+def presets() -> list[str]:
+    """Names of the shipped training presets."""
+    return sorted(path.stem for path in PRESET_DIR.glob("*.yaml"))
+
+
+def config_path(name: str) -> Path:
+    """The packaged YAML file of a preset, e.g. ``"david_goliath_quick"``."""
+    path = PRESET_DIR / f"{name}.yaml"
+    if not path.is_file():
+        raise ConfigError(f"no preset named {name!r}; available: {presets()}")
+    return path
+
+
+def load_config(path: str | os.PathLike) -> TrainConfig:
+    """Load and validate a YAML file, or a preset by name."""
+    file = Path(path)
+    if not file.is_file():
+        if str(path) not in presets():
+            raise ConfigError(f"config file not found: {str(path)!r}; presets: {presets()}")
+        file = config_path(str(path))
+    try:
+        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{file}: invalid YAML: {exc}") from exc
+    return config_from_dict(data, source=str(file))
+
+
+def config_from_dict(data: dict[str, Any], source: str = "<dict>") -> TrainConfig:
+    """Validate a (parsed YAML) mapping into a :class:`TrainConfig`; ``source`` prefixes errors."""
+    config = _build(TrainConfig, data, "", source)
+    pool = config.pool
+    total = pool.latest_prob + pool.snapshot_prob + pool.baseline_prob
+    if abs(total - 1) > 1e-6:
+        raise ConfigError(
+            f"{source}: 'pool.latest_prob' + 'pool.snapshot_prob' + 'pool.baseline_prob' "
+            f"must sum to 1, got {total:g}"
+        )
+    if pool.baseline_prob > 0 and not pool.baselines:
+        raise ConfigError(f"{source}: 'pool.baselines' must not be empty if pool.baseline_prob > 0")
+    try:
+        envs.make(config.game, **config.env).close()
+    except (TypeError, ValueError) as exc:
+        message = f"{source}: invalid 'env' options for game {config.game!r}: {exc}"
+        raise ConfigError(message) from exc
+    return config
+
+
+def with_overrides(config: TrainConfig, overrides: dict[str, Any]) -> TrainConfig:
+    """A re-validated copy with dotted keys set: ``{"ppo.n_steps": 512, "env.num_players": 3}``.
+
+    A mapping value replaces the whole section it names.
+    """
+    data = config.to_dict()
+    for dotted, value in overrides.items():
+        *sections, leaf = dotted.split(".")
+        node = data
+        for section in sections:
+            node = node.setdefault(section, {})
+            if not isinstance(node, dict):
+                raise ConfigError(f"<overrides>: cannot set {dotted!r}: {section!r} is no section")
+        node[leaf] = value
+    return config_from_dict(data, source="<overrides>")
+
+
+def _build(cls: type, data: Any, key: str, source: str) -> Any:
+    """Instantiate dataclass ``cls`` from mapping ``data`` found at dotted ``key``."""
+    if not isinstance(data, dict):
+        where = f"'{key}'" if key else "the top level"
+        raise ConfigError(f"{source}: {where} must be a mapping, got {_describe(data)}")
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    prefix = f"{key}." if key else ""
+    for name in data:
+        if name not in fields:
+            raise ConfigError(f"{source}: unknown key '{prefix}{name}'; allowed: {list(fields)}")
+    hints = get_type_hints(cls)
+    values = {}
+    for name, f in fields.items():
+        if name in data:
+            values[name] = _convert(data[name], hints[name], prefix + name, f.metadata, source)
+        elif f.default is MISSING and f.default_factory is MISSING:
+            raise ConfigError(f"{source}: missing required key '{prefix}{name}'")
+    return cls(**values)
+
+
+def _convert(value: Any, tp: Any, key: str, rules: Any, source: str) -> Any:
+    """Check ``value`` against type ``tp`` and ``rules``; return it normalised (int -> float)."""
+    if dataclasses.is_dataclass(tp):
+        return _build(tp, value, key, source)
+    kind = get_origin(tp) or tp
+    if kind is list:
+        if not isinstance(value, (list, tuple)):
+            raise _type_error(value, "list", key, source)
+        if rules.get("nonempty") and not value:
+            raise ConfigError(f"{source}: '{key}' must not be empty")
+        (item,) = get_args(tp)
+        return [_convert(v, item, f"{key}[{i}]", rules, source) for i, v in enumerate(value)]
+    if kind is dict:
+        if not isinstance(value, dict):
+            raise _type_error(value, "a mapping", key, source)
+        return dict(value)
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise _type_error(value, kind.__name__, key, source)
+    if kind is float and not math.isfinite(value):
+        raise ConfigError(f"{source}: '{key}' must be finite, got {value!r}")
+    _check_rules(value, key, rules, source)
+    return value
+
+
+def _check_rules(value: Any, key: str, rules: Any, source: str) -> None:
+    choices = rules.get("choices")
+    if choices is not None and value not in choices:
+        raise ConfigError(f"{source}: '{key}' must be one of {list(choices)}, got {value!r}")
+    low, high, above = rules.get("min"), rules.get("max"), rules.get("gt")
+    if (
+        (low is not None and value < low)
+        or (above is not None and value <= above)
+        or (high is not None and value > high)
+    ):
+        raise ConfigError(f"{source}: '{key}' must be {_range_text(rules)}, got {value!r}")
+
+
+def _range_text(rules: Any) -> str:
+    """``rules`` bounds in words: ``>= 1``, ``> 0``, ``in [1, 64]``, ``in (0, 1]``."""
+    bracket, low = ("(", rules["gt"]) if "gt" in rules else ("[", rules["min"])
+    if "max" in rules:
+        return f"in {bracket}{low}, {rules['max']}]"
+    return f"{'>' if bracket == '(' else '>='} {low}"
+
+
+def _type_error(value: Any, expected: str, key: str, source: str) -> ConfigError:
+    message = f"{source}: '{key}' must be {expected}, got {_describe(value)}"
+    if expected == "float" and isinstance(value, str) and re.fullmatch(r"[-+\d.]+e[-+]?\d+", value):
+        message += " (YAML reads exponents without a '.' such as 3e-4 as strings; write 3.0e-4)"
+    return ConfigError(message)
+
+
+def _describe(value: Any) -> str:
+    return f"{type(value).__name__} {value!r}"
