@@ -1,10 +1,11 @@
-"""Command line: ``python -m hiddenhand {play,tournament,bench} ...``."""
+"""Command line: ``python -m hiddenhand {quickstart,train,evaluate,tournament,play,bench} ...``."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from hiddenhand.envs import GAMES
 
@@ -31,6 +32,31 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--games", type=int, default=200)
     tour.add_argument("--seed", type=int, default=0)
 
+    quick = sub.add_parser("quickstart", help="the main job: train a David & Goliath agent with the quick "
+                           "preset, then evaluate it against random and heuristic opponents")
+    quick.add_argument("--run-dir", default="runs/quickstart")
+    quick.add_argument("--games", type=int, default=400, help="evaluation games per opponent line-up")
+
+    train = sub.add_parser("train", help="self-play MaskablePPO training from a YAML config")
+    train.add_argument("game", choices=sorted(GAMES))
+    train.add_argument("--config", required=True, help="a YAML file or a preset name, e.g. david_goliath_quick")
+    train.add_argument("--run-dir", default=None, help="default: runs/<config name>")
+    train.add_argument("--resume", action="store_true", help="continue from the run's newest checkpoint")
+    train.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                       help="override a config key (dotted, YAML value), e.g. --set env.num_players=3")
+    train.add_argument("--name", default=None, help="agent name in its metadata (default <game>_<N>p)")
+    train.add_argument("--no-progress", action="store_true")
+
+    evaluate = sub.add_parser("evaluate", help="seeded games in parallel: win rates, CIs, OpenSkill ratings")
+    evaluate.add_argument("game", choices=sorted(GAMES))
+    evaluate.add_argument("--players", type=int, required=True)
+    evaluate.add_argument("--agents", type=_agent_list, required=True,
+                          help="one per seat: random, heuristic, a shipped agent name or an agent file")
+    evaluate.add_argument("--games", type=int, default=1000)
+    evaluate.add_argument("--seed", type=int, default=0)
+    evaluate.add_argument("--workers", type=int, default=None)
+    evaluate.add_argument("--out", default=None, help="directory for games.csv, summary.json, winrates.png")
+
     bench = sub.add_parser("bench", help="env throughput against PettingZoo and OpenSpiel peers")
     bench.add_argument("--seconds", type=float, default=3.0, help="measuring time per environment")
     return parser
@@ -50,8 +76,64 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         print(run_tournament(args.game, args.agents, args.games, args.seed).table())
         return 0
+    if args.command == "quickstart":
+        from hiddenhand.training.quickstart import quickstart
+
+        return quickstart(args.run_dir, args.games)
+    if args.command == "train":
+        return _train(args)
+    if args.command == "evaluate":
+        return _evaluate(args)
     if args.command == "bench":
         from hiddenhand.benchmarks.throughput import main as bench_main
 
         return bench_main(seconds=args.seconds)
     return 2
+
+
+def _train(args: argparse.Namespace) -> int:
+    import yaml
+
+    from hiddenhand.training.config import ConfigError, load_config, with_overrides
+    from hiddenhand.training.train import train
+
+    try:
+        config = load_config(args.config)
+        overrides = {}
+        for item in args.set:
+            key, sep, value = item.partition("=")
+            if not sep:
+                raise ConfigError(f"--set {item!r}: expected KEY=VALUE")
+            overrides[key] = yaml.safe_load(value)
+        config = with_overrides(config, overrides) if overrides else config
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if config.game != args.game:
+        print(f"error: config {args.config!r} is for game {config.game!r}, not {args.game!r}", file=sys.stderr)
+        return 2
+    run_dir = args.run_dir or f"runs/{Path(args.config).stem}"
+    try:
+        train(config, run_dir, resume=args.resume, progress=not args.no_progress, name=args.name)
+    except FileExistsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from hiddenhand.training.evaluate import evaluate
+
+    if len(args.agents) != args.players:
+        print(f"error: --agents lists {len(args.agents)} agents for {args.players} players", file=sys.stderr)
+        return 2
+    try:
+        result = evaluate(args.game, args.agents, args.games, seed=args.seed, workers=args.workers)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(result.table())
+    if args.out:
+        for kind, path in result.write(Path(args.out)).items():
+            print(f"{kind}: {path}")
+    return 0
