@@ -9,8 +9,8 @@
 | Agents               | `agents= ['player_0', ..., 'player_{N-1}']`, N = 2..6 (default 4) |
 | Action shape         | (1,)                                                        |
 | Action values        | Discrete(90)                                                |
-| Observation shape    | (188·N + 111,): 863 at N = 4                                |
-| Observation values   | [0, rounds·1.75]; only the score column exceeds 1            |
+| Observation shape    | (198·N + 201,): 993 at N = 4                                |
+| Observation values   | [0, max(1.75, rounds·1.75)]; only tallies and scores exceed 1 |
 
 A trick-taking game (Reinhard Staupe): the lowest card of a trick ("David") takes the highest card
 ("Goliath"), and the highest card takes all the others. A colour scores face value only while a
@@ -44,7 +44,8 @@ relative: seat 0 is the observer, seat k the player k places clockwise of it. Us
 | `dealer`         | (N,)      | relative seat of this round's dealer                             |
 | `trick_number`   | (15,)     | tricks already played this round (one-hot)                       |
 | `round_progress` | (1,)      | rounds completed / rounds                                        |
-| `seats`          | (N, 96)   | per relative seat: cards taken this round (90), revealed voids (5), total score / 100 (1) |
+| `seats`          | (N, 106)  | per relative seat: cards taken this round (90), revealed voids (5), cards taken per colour / 15 (5), current score of each colour / 35 (5), total score / 100 (1) |
+| `unseen`         | (90,)     | cards in play the observer has not seen: the union of the other hands |
 
 Other players' hands never appear; everything else a player could note at the table does.
 

@@ -100,10 +100,13 @@ class HiddenInfoAECEnv(AECEnv):
         self.agent_selection = self.possible_agents[self._state.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self._require_state()
+        state = self._state or self._require_state()
         seat = self._seat_of[agent]
         if seat == state.current_player and not self._game_over:
-            mask = self._legal_mask().copy()
+            if not self._mask_fresh:
+                state.legal_mask(self._mask)
+                self._mask_fresh = True
+            mask = self._mask.copy()
         else:
             mask = np.zeros(self._num_actions, np.int8)
         return {"observation": self.observer.encode(state, seat), "action_mask": mask}
@@ -112,14 +115,15 @@ class HiddenInfoAECEnv(AECEnv):
         if self._game_over:
             self._was_dead_step(action)
             return
-        state = self._require_state()
+        state = self._state or self._require_state()
         mask = self._legal_mask()
         if action is None or not (0 <= action < self._num_actions) or not mask[action]:
             self._illegal(action)
             return
         mover = state.current_player
-        state.apply(int(action), self._rng)
-        self.history.append(int(action))
+        action = int(action)
+        state.apply(action, self._rng)
+        self.history.append(action)
         self._mask_fresh = False
         if state.is_terminal:
             self._finish(mover, self._terminal_rewards(state.scores()), truncated=False)

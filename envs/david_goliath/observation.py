@@ -6,13 +6,17 @@ import numpy as np
 
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
-from .rules import HAND_SIZE, MAX_VALUE, NUM_CARDS, NUM_COLOURS, DavidGoliathGame, DavidGoliathState
+from .rules import (
+    HAND_SIZE, MAX_VALUE, NUM_CARDS, NUM_COLOURS, DavidGoliathGame, DavidGoliathState,
+)
 
-SEAT_FEATURES = NUM_CARDS + NUM_COLOURS + 1  # taken this round (90), revealed voids (5), total score (1)
-#: Scores are divided by this in the observation.
+#: Per seat: taken this round (90), revealed voids (5), cards taken per colour / 15 (5),
+#: current score of each colour / 35 (5), total score / 100 (1).
+SEAT_FEATURES = NUM_CARDS + 3 * NUM_COLOURS + 1
 SCORE_DIVISOR = 100.0
 #: A round scores at most two top cards in each colour.
-MAX_ROUND_SCORE = NUM_COLOURS * (2 * MAX_VALUE - 1)
+MAX_COLOUR_SCORE = 2 * MAX_VALUE - 1
+MAX_ROUND_SCORE = NUM_COLOURS * MAX_COLOUR_SCORE
 
 
 class DavidGoliathObserver(Observer):
@@ -30,9 +34,17 @@ class DavidGoliathObserver(Observer):
         self._trick_number = self.layout.offset("trick_number")
         self._round = self.layout.offset("round_progress")
         self._seats = slices["seats"]
-        n = game.num_players
+        self._unseen = slices["unseen"]
+        n = self._n = game.num_players
+        self._size = self.layout.size
+        self._per_round = 1.0 / game.rounds
+        self._in_play = np.zeros(NUM_CARDS, np.float32)
+        self._in_play[game.deck] = 1.0
         # Per-seat public data twice over, so that rows [p, p + n) are seat p's rotated view.
         self._seat_rows = np.zeros((2 * n, SEAT_FEATURES), np.float32)
+        self._not_taken = self._in_play.copy()  # cards in play that nobody has taken this round
+        self._tally_scale = np.array([1 / HAND_SIZE] * NUM_COLOURS + [1 / MAX_COLOUR_SCORE] * NUM_COLOURS
+                                     + [1 / SCORE_DIVISOR], np.float32)
         self._cached: tuple[DavidGoliathState, int] | None = None
 
     @staticmethod
@@ -46,12 +58,13 @@ class DavidGoliathObserver(Observer):
             ("dealer", (n,)),                       # relative seat of this round's dealer
             ("trick_number", (HAND_SIZE,)),         # tricks already played this round
             ("round_progress", (1,)),               # rounds completed / rounds
-            ("seats", (n, SEAT_FEATURES)),          # per relative seat: taken cards, voids, score
+            ("seats", (n, SEAT_FEATURES)),          # per relative seat: taken cards, voids, colour tallies, score
+            ("unseen", (NUM_CARDS,)),               # cards in play not yet seen: in other hands
         ])
 
     def encode(self, state: DavidGoliathState, player: int) -> np.ndarray:
-        n = self.game.num_players
-        out = np.zeros(self.layout.size, np.float32)
+        n = self._n
+        out = np.zeros(self._size, np.float32)
         out[self._hand] = state.hands[player]
         for position, card in enumerate(state.trick):
             out[self._trick + position * NUM_CARDS + card] = 1.0
@@ -61,18 +74,27 @@ class DavidGoliathObserver(Observer):
         out[self._dealer + (state.dealer - player) % n] = 1.0
         if state.tricks_played < HAND_SIZE:
             out[self._trick_number + state.tricks_played] = 1.0
-        out[self._round] = state.round / self.game.rounds
+        out[self._round] = state.round * self._per_round
         out[self._seats] = self._seat_block(state)[player:player + n].ravel()
+        unseen = out[self._unseen]
+        np.subtract(self._not_taken, state.hands[player], out=unseen)
+        for card in state.trick:
+            unseen[card] = 0.0
         return out
 
     def _seat_block(self, state: DavidGoliathState) -> np.ndarray:
+        """Seat rows of the current public data, rebuilt only when ``state.public_epoch`` moves."""
         if self._cached is None or self._cached[0] is not state or self._cached[1] != state.public_epoch:
             n = self.game.num_players
             rows = self._seat_rows
             rows[:n, :NUM_CARDS] = state.taken
             rows[:n, NUM_CARDS:NUM_CARDS + NUM_COLOURS] = state.voids
+            tallies = NUM_CARDS + NUM_COLOURS
+            rows[:n, tallies:tallies + NUM_COLOURS] = state.taken_count
+            rows[:n, tallies + NUM_COLOURS:-1] = state.colour_points
             rows[:n, -1] = state.totals
-            rows[:n, -1] /= SCORE_DIVISOR
+            rows[:n, tallies:] *= self._tally_scale
             rows[n:] = rows[:n]
+            self._not_taken = self._in_play - state.played
             self._cached = (state, state.public_epoch)
         return self._seat_rows

@@ -122,9 +122,12 @@ class DavidGoliathState(State):
         self.hands = np.zeros((n, NUM_CARDS), np.int8)
         self.taken = np.zeros((n, NUM_CARDS), np.int8)  # this round, public (§3.5)
         self.voids = np.zeros((n, NUM_COLOURS), np.int8)  # revealed by not following, this round
+        self.taken_count = np.zeros((n, NUM_COLOURS), np.int64)  # cards per colour, this round
+        self.colour_points = np.zeros((n, NUM_COLOURS), np.int64)  # their score so far (§4)
+        self.played = np.zeros(NUM_CARDS, np.int8)  # cards of this round's finished tricks
         self.colour_counts = [[0] * NUM_COLOURS for _ in range(n)]
         self.trick: list[int] = []
-        self.totals = [0] * n
+        self.totals = np.zeros(n, np.int64)
         self.round_colour_scores: list[list[list[int]]] = []  # round x seat x colour
         self.round = 0
         self.tricks_played = 0
@@ -171,7 +174,8 @@ class DavidGoliathState(State):
         goliath_taker = (self.leader + lowest) % n  # David takes Goliath (§3.4)
         winner = (self.leader + highest) % n
         for position, card in enumerate(self.trick):
-            self.taken[goliath_taker if position == highest else winner, card] = 1
+            taker = goliath_taker if position == highest else winner
+            self._take(taker, card)
         self.trick = []
         self.tricks_played += 1
         self.public_epoch += 1
@@ -179,8 +183,19 @@ class DavidGoliathState(State):
         if self.tricks_played == HAND_SIZE:
             self._end_round(rng)
 
+    def _take(self, taker: int, card: int) -> None:
+        """Move a played card to ``taker``'s pile, keeping the colour tallies (§4)."""
+        colour = CARD_COLOUR[card]
+        self.taken[taker, card] = 1
+        self.played[card] = 1
+        count = self.taken_count[taker, colour] = self.taken_count[taker, colour] + 1
+        if count <= 2:
+            self.colour_points[taker, colour] += CARD_VALUE[card]
+        else:
+            self.colour_points[taker, colour] = count
+
     def _end_round(self, rng: np.random.Generator) -> None:
-        by_colour = [colour_scores(np.flatnonzero(row)) for row in self.taken]
+        by_colour = self.colour_points.tolist()
         self.round_colour_scores.append(by_colour)
         for seat, colours in enumerate(by_colour):
             self.totals[seat] += sum(colours)
@@ -199,6 +214,9 @@ class DavidGoliathState(State):
         self.hands[np.repeat(np.arange(n), HAND_SIZE), cards] = 1
         self.colour_counts = self.hands.reshape(n, NUM_COLOURS, MAX_VALUE).sum(axis=2).tolist()
         self.taken.fill(0)
+        self.taken_count.fill(0)
+        self.colour_points.fill(0)
+        self.played.fill(0)
         self.voids.fill(0)
         self.trick = []
         self.tricks_played = 0
@@ -207,7 +225,7 @@ class DavidGoliathState(State):
 
     # ------------------------------------------------------------------ reporting
     def scores(self) -> list[float]:
-        return list(self.totals)
+        return self.totals.tolist()
 
     def score_breakdown(self) -> dict[str, Any]:
         return {
@@ -242,7 +260,7 @@ class DavidGoliathState(State):
             "taken": [np.flatnonzero(row).tolist() for row in self.taken],
             "voids": self.voids.tolist(),
             "trick": list(self.trick),
-            "totals": list(self.totals),
+            "totals": self.totals.tolist(),
             "round_colour_scores": [[list(seat) for seat in rnd] for rnd in self.round_colour_scores],
             "round": self.round,
             "tricks_played": self.tricks_played,
@@ -257,12 +275,13 @@ class DavidGoliathState(State):
         state = cls(game, dealer=data["dealer"], rng=None)
         for seat, (hand, taken) in enumerate(zip(data["hands"], data["taken"])):
             state.hands[seat, hand] = 1
-            state.taken[seat, taken] = 1
+            for card in taken:
+                state._take(seat, card)
         n = game.num_players
         state.colour_counts = state.hands.reshape(n, NUM_COLOURS, MAX_VALUE).sum(axis=2).tolist()
         state.voids[:] = data["voids"]
         state.trick = list(data["trick"])
-        state.totals = list(data["totals"])
+        state.totals[:] = data["totals"]
         state.round_colour_scores = [[list(seat) for seat in rnd] for rnd in data["round_colour_scores"]]
         for key in ("round", "tricks_played", "leader", "current_player", "is_terminal"):
             setattr(state, key, data[key])

@@ -11,6 +11,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 import hiddenhand  # noqa: F401  (registers the envs)
 from hiddenhand.envs import david_goliath_v0
+from hiddenhand.envs.david_goliath.rules import colour_scores
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
 
@@ -68,7 +69,7 @@ def test_spaces_are_cached_and_shaped():
     space = env.observation_space("player_1")
     assert space is env.observation_space("player_1")
     assert env.action_space("player_0") is env.action_space("player_0")
-    assert space["observation"].shape == (188 * 4 + 111,)
+    assert space["observation"].shape == (198 * 4 + 201,)
     assert env.action_space("player_0").n == 90
     obs = env.observe("player_0")
     assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
@@ -269,8 +270,9 @@ def test_observation_views_are_named():
     env.reset(seed=0)
     views = env.unwrapped.observer.layout.views(env.observe("player_0")["observation"])
     assert list(views) == ["hand", "trick", "trick_leader", "led_colour", "dealer", "trick_number",
-                           "round_progress", "seats"]
-    assert views["hand"].sum() == 15 and views["seats"].shape == (4, 96)
+                           "round_progress", "seats", "unseen"]
+    assert views["hand"].sum() == 15 and views["seats"].shape == (4, 106)
+    assert views["unseen"].sum() == 45 and not (views["unseen"] * views["hand"]).any()
 
 
 def _finish_trace(env, seed):
@@ -308,5 +310,11 @@ def test_observation_blocks_match_the_state(players):
             assert views["trick_number"][state.tricks_played] == 1
             assert (views["seats"][:, :90] == state.taken[rotation]).all()
             assert (views["seats"][:, 90:95] == state.voids[rotation]).all()
-            assert np.allclose(views["seats"][:, 95] * 100, np.array(state.totals)[rotation])
+            counts = state.taken.reshape(players, 5, 18).sum(axis=2)[rotation]
+            assert np.allclose(views["seats"][:, 95:100] * 15, counts)
+            colour_points = [colour_scores(np.flatnonzero(state.taken[s])) for s in rotation]
+            assert np.allclose(views["seats"][:, 100:105] * 35, colour_points)
+            assert np.allclose(views["seats"][:, 105] * 100, np.array(state.totals)[rotation])
+            others = [s for s in range(players) if s != seat]
+            assert (views["unseen"] == state.hands[others].sum(axis=0)).all()
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))

@@ -51,4 +51,4 @@ def test_random_games_keep_invariants(players):
             assert [b - a for a, b in zip(totals_before, state.totals)] == gained
             assert state.round_colour_scores[-1] == [colour_scores(np.flatnonzero(r)) for r in taken_before]
         assert state.is_terminal and state.round == game.rounds
-        assert state.totals == np.sum(state.round_colour_scores, axis=(0, 2)).tolist()
+        assert state.totals.tolist() == np.sum(state.round_colour_scores, axis=(0, 2)).tolist()

@@ -64,7 +64,7 @@ def test_pool_sampling_follows_probabilities_and_skips_empty_groups():
     rng = np.random.default_rng(0)
     kinds = [type(pool.sample(rng)).__name__ for _ in range(400)]
     assert set(kinds) == {"RandomAgent", "DavidGoliathHeuristic"}  # only baselines exist yet
-    size = 3 * 188 + 111
+    size = 3 * 198 + 201
     pool.set_latest(tiny_weights(size))
     for i in range(5):
         pool.add_snapshot(tiny_weights(size, seed=i))
