@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml constraints.txt
 install: $(STAMP)
 
 run: $(STAMP)
-	$(PY) -m hiddenhand tournament david_goliath --agents heuristic,random,random,random --games 400 --seed 0
+	$(PY) -m hiddenhand quickstart
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 tests

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -111,6 +111,35 @@ def play_game(env, agents: Sequence[Agent], seed: int) -> tuple[list[float], lis
     return scores, rewards, winners, truncated
 
 
+def game_seed(seed: int, index: int) -> int:
+    """The env seed of game ``index`` of a run seeded with ``seed``."""
+    return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
+
+
+def play_games(
+    game: str,
+    lineup: Sequence[str],
+    indices: Iterable[int],
+    seed: int = 0,
+    env_options: dict | None = None,
+    agent_factory: Callable[[str, object, int], Agent] | None = None,
+) -> Iterator[GameRecord]:
+    """Play the games numbered ``indices``, yielding a record after each.
+
+    Game g seats ``lineup`` rotated by g and is seeded by :func:`game_seed`; agents are reseeded every
+    game, so a game's record depends only on (``seed``, g), whichever games are played in the same call.
+    """
+    env = make_env(game, num_players=len(lineup), **(env_options or {}))
+    factory = agent_factory or make
+    agents = [factory(name, env.unwrapped.game, seed + i) for i, name in enumerate(lineup)]
+    n = len(lineup)
+    for g in indices:
+        order = [(seat + g) % n for seat in range(n)]
+        env_seed = game_seed(seed, g)
+        scores, rewards, winners, truncated = play_game(env, [agents[i] for i in order], env_seed)
+        yield GameRecord(env_seed, [lineup[i] for i in order], scores, rewards, winners, truncated)
+
+
 def run_tournament(
     game: str,
     lineup: Sequence[str],
@@ -119,18 +148,8 @@ def run_tournament(
     env_options: dict | None = None,
     agent_factory: Callable[[str, object, int], Agent] | None = None,
 ) -> TournamentResult:
-    """Play ``games`` seeded games; game g seats ``lineup`` rotated by g, so every entry plays every seat.
-
-    ``lineup`` has one agent name per seat; equal names are pooled in the standings.
+    """Play ``games`` seeded games in-process; game g seats ``lineup`` rotated by g, so every entry
+    plays every seat. ``lineup`` has one agent name per seat; equal names are pooled in the standings.
     """
-    env = make_env(game, num_players=len(lineup), **(env_options or {}))
-    factory = agent_factory or (lambda name, game_obj, agent_seed: make(name, game_obj, agent_seed))
-    agents = [factory(name, env.unwrapped.game, seed + i) for i, name in enumerate(lineup)]
-    result = TournamentResult(game, len(lineup))
-    n = len(lineup)
-    for g in range(games):
-        order = [(seat + g) % n for seat in range(n)]
-        game_seed = int(np.random.SeedSequence([seed, g]).generate_state(1)[0])
-        scores, rewards, winners, truncated = play_game(env, [agents[i] for i in order], game_seed)
-        result.records.append(GameRecord(game_seed, [lineup[i] for i in order], scores, rewards, winners, truncated))
-    return result
+    records = play_games(game, lineup, range(games), seed, env_options, agent_factory)
+    return TournamentResult(game, len(lineup), list(records))

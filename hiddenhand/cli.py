@@ -57,6 +57,11 @@ def build_parser() -> argparse.ArgumentParser:
     evaluate.add_argument("--workers", type=int, default=None)
     evaluate.add_argument("--out", default=None, help="directory for games.csv, summary.json, winrates.png")
 
+    ship = sub.add_parser("ship", help="evaluate a trained agent and copy it into agents/trained with its card")
+    ship.add_argument("agent_file")
+    ship.add_argument("--name", required=True, help="shipped name, e.g. david_goliath_4p")
+    ship.add_argument("--games", type=int, default=1000)
+
     bench = sub.add_parser("bench", help="env throughput against PettingZoo and OpenSpiel peers")
     bench.add_argument("--seconds", type=float, default=3.0, help="measuring time per environment")
     return parser
@@ -84,6 +89,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _train(args)
     if args.command == "evaluate":
         return _evaluate(args)
+    if args.command == "ship":
+        from hiddenhand.training.ship import ship
+
+        ship(args.agent_file, args.name, args.games)
+        return 0
     if args.command == "bench":
         from hiddenhand.benchmarks.throughput import main as bench_main
 

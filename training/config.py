@@ -86,7 +86,11 @@ class TrainConfig:
     total_timesteps: int = _field(1_000_000, min=1)
     n_envs: int = _field(2, min=1, max=64)
     vec_env: str = _field("auto", choices=("auto", "dummy", "subproc"))
+    #: torch threads of the learner; 1 avoids thread contention with the env workers on small machines.
+    torch_threads: int = _field(1, min=1, max=256)
     checkpoint_every: int = _field(50_000, min=1)
+    #: Deliver the learner's score margin as it accrues (same episode return as the terminal reward).
+    dense_reward: bool = _field(False)
     ppo: PPOConfig = field(default_factory=PPOConfig)
     pool: PoolConfig = field(default_factory=PoolConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
@@ -198,7 +202,7 @@ def _convert(value: Any, tp: Any, key: str, rules: Any, source: str) -> Any:
         return dict(value)
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value = float(value)
-    if isinstance(value, bool) or not isinstance(value, kind):
+    if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
         raise _type_error(value, kind.__name__, key, source)
     if kind is float and not math.isfinite(value):
         raise ConfigError(f"{source}: '{key}' must be finite, got {value!r}")

@@ -3,7 +3,10 @@
 The learner takes a random seat each episode; the other seats are played inside the env by opponents
 drawn from the pool, each seat independently: the latest policy, one of the last ``window`` snapshots,
 or a baseline agent, with the configured probabilities (a category that is still empty is skipped and
-the others renormalised). The learner always receives its own terminal reward, whoever moved last.
+the others renormalised). The learner always receives its own terminal reward, whoever moved last. With ``dense_reward`` the
+same return arrives in pieces: after each learner step the change of its score margin (own score minus
+the others' mean, over the game's ``score_scale``) since its previous step, and at the end whatever
+makes the episode's rewards add up to the terminal reward exactly.
 """
 
 from __future__ import annotations
@@ -56,9 +59,12 @@ class SelfPlayEnv(gym.Env):
 
     metadata = {"render_modes": []}
 
-    def __init__(self, game: str, env_options: dict[str, Any], pool: OpponentPool):
+    def __init__(self, game: str, env_options: dict[str, Any], pool: OpponentPool, dense_reward: bool = False):
         self.aec = make_env(game, **env_options).unwrapped
         self.pool = pool
+        self.dense_reward = dense_reward
+        self._seat = 0
+        self._margin = self._paid = 0.0
         space = self.aec.observation_space(self.aec.possible_agents[0])
         self.observation_space = space["observation"]
         self.action_space = self.aec.action_space(self.aec.possible_agents[0])
@@ -77,7 +83,9 @@ class SelfPlayEnv(gym.Env):
         super().reset(seed=seed)
         rng = self.np_random
         agents = self.aec.possible_agents
-        self.learner = agents[rng.integers(len(agents))]
+        self._seat = int(rng.integers(len(agents)))
+        self.learner = agents[self._seat]
+        self._margin = self._paid = 0.0
         self._opponents = {agent: self.pool.sample(rng) for agent in agents if agent != self.learner}
         self.aec.reset(seed=int(rng.integers(2**63)))
         for agent in self._opponents.values():
@@ -88,13 +96,25 @@ class SelfPlayEnv(gym.Env):
         self.aec.step(int(action))
         observation = self._advance()
         over = self.aec.terminations[self.learner] or self.aec.truncations[self.learner]
-        reward = float(self.aec.rewards[self.learner]) if over else 0.0
+        if over:
+            reward = float(self.aec.rewards[self.learner]) - self._paid
+        elif self.dense_reward:
+            margin = self._score_margin()
+            reward, self._margin = margin - self._margin, margin
+            self._paid += reward
+        else:
+            reward = 0.0
         info = dict(self.aec.infos[self.learner]) if over else {}
         return observation, reward, bool(self.aec.terminations[self.learner]), \
             bool(self.aec.truncations[self.learner]), info
 
     def action_masks(self) -> np.ndarray:
         return self._observation["action_mask"].astype(bool)
+
+    def _score_margin(self) -> float:
+        scores = self.aec.state_.scores()
+        others = (sum(scores) - scores[self._seat]) / (len(scores) - 1)
+        return (scores[self._seat] - others) / self.aec.game.score_scale
 
     def _advance(self) -> np.ndarray:
         """Let opponents move until the learner is on turn or the game is over."""

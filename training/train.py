@@ -39,10 +39,7 @@ LIBRARIES = ("hiddenhand", "numpy", "gymnasium", "pettingzoo", "torch", "stable-
 @dataclass
 class TrainResult:
     agent_path: Path
-    timesteps: int
-    wall_time_s: float
-    steps_per_s: float
-    evaluation: dict[str, Any]
+    metadata: dict[str, Any]
 
 
 # ------------------------------------------------------------------------------------- policy
@@ -68,7 +65,7 @@ def make_vec_env(config: TrainConfig, metadata: dict[str, Any]) -> VecEnv:
             pool = OpponentPool(game, metadata, config.pool.baselines, config.pool.window,
                                 config.pool.latest_prob, config.pool.snapshot_prob, config.pool.baseline_prob,
                                 seed=config.seed + index)
-            return SelfPlayEnv(config.game, config.env, pool)
+            return SelfPlayEnv(config.game, config.env, pool, dense_reward=config.dense_reward)
         return build
 
     builders = [factory(i) for i in range(config.n_envs)]
@@ -207,6 +204,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, progre
         raise FileExistsError(f"{run_dir} already holds checkpoints: pass --resume to continue, "
                               f"or choose another --run-dir")
     torch.manual_seed(config.seed)
+    torch.set_num_threads(config.torch_threads)
     metadata = agent_metadata(config, name)
     vec_env = make_vec_env(config, metadata)
     snapshots: list[Weights] = []
@@ -241,7 +239,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, progre
     write_model_card(agent_path.with_suffix(".md"), metadata)
     print(f"trained {model.num_timesteps} steps in {wall:.0f}s ({steps_per_s:.0f} env steps/s incl. learning); "
           f"agent: {agent_path}")
-    return TrainResult(agent_path, int(model.num_timesteps), wall, steps_per_s, evaluation)
+    return TrainResult(agent_path, metadata)
 
 
 def new_model(config: TrainConfig, vec_env: VecEnv, run_dir: Path) -> MaskablePPO:

@@ -13,13 +13,16 @@ import numpy as np
 
 from hiddenhand.envs.david_goliath.observation import DavidGoliathObserver
 from hiddenhand.envs.david_goliath.rules import (
-    CARD_COLOUR, CARD_VALUE, MAX_VALUE, NUM_CARDS, DavidGoliathGame, colour_scores, resolve_trick,
+    CARD_COLOUR, CARD_VALUE, HAND_SIZE, MAX_VALUE, NUM_CARDS, NUM_COLOURS, DavidGoliathGame, resolve_trick,
 )
 
 from ..base import Agent
 
 SAMPLES = 12
 FOLLOW_PROBABILITY = 0.7
+_COUNTS = slice(NUM_CARDS + NUM_COLOURS, NUM_CARDS + 2 * NUM_COLOURS)
+_POINTS = slice(NUM_CARDS + 2 * NUM_COLOURS, NUM_CARDS + 3 * NUM_COLOURS)
+_MAX_COLOUR_SCORE = 2 * MAX_VALUE - 1
 
 
 class DavidGoliathHeuristic(Agent):
@@ -28,7 +31,6 @@ class DavidGoliathHeuristic(Agent):
     def __init__(self, game: DavidGoliathGame, seed: int | None = None):
         self.layout = DavidGoliathObserver.build_layout(game)
         self.num_players = game.num_players
-        self._in_play = np.arange(NUM_CARDS) % MAX_VALUE < game.max_value
         self._rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -38,14 +40,16 @@ class DavidGoliathHeuristic(Agent):
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         view = self.layout.views(observation)
         trick = [int(np.argmax(row)) for row in view["trick"] if row.any()]
-        taken = np.flatnonzero(view["seats"][0, :NUM_CARDS]).tolist()
-        base = sum(colour_scores(taken))
-        seen = view["seats"][:, :NUM_CARDS].sum(axis=0) + view["hand"] + view["trick"].sum(axis=0)
-        unseen = np.flatnonzero((seen == 0) & self._in_play)
+        me = view["seats"][0]
+        counts = np.rint(me[_COUNTS] * HAND_SIZE).astype(int).tolist()
+        points = np.rint(me[_POINTS] * _MAX_COLOUR_SCORE).astype(int).tolist()
+        unseen = np.flatnonzero(view["unseen"])
         position = len(trick)
         missing = self.num_players - position - 1
+        completions: dict[int, list[list[int]]] = {}
 
         def gain(cards: list[int]) -> int:
+            """Points the trick adds to my round score (one or two cards: face values; more: 1 each)."""
             highest, lowest = resolve_trick([CARD_VALUE[c] for c in cards])
             if position == highest:
                 won = [c for p, c in enumerate(cards) if p != highest]
@@ -53,19 +57,33 @@ class DavidGoliathHeuristic(Agent):
                 won = [cards[highest]]
             else:
                 return 0
-            return sum(colour_scores(taken + won)) - base
+            added: dict[int, list[int]] = {}
+            for card in won:
+                added.setdefault(CARD_COLOUR[card], []).append(CARD_VALUE[card])
+            total = 0
+            for colour, values in added.items():
+                count = counts[colour] + len(values)
+                new = points[colour] + sum(values) if count <= 2 else count
+                total += new - points[colour]
+            return total
+
+        def sampled(led: int) -> list[list[int]]:
+            """Random completions of the trick by the players after me (shared by all my candidates)."""
+            if led not in completions:
+                same = unseen[[CARD_COLOUR[c] == led for c in unseen]]
+                rows = []
+                for _ in range(SAMPLES):
+                    follow = len(same) >= missing and self._rng.random() < FOLLOW_PROBABILITY
+                    pool = same if follow else unseen
+                    rows.append(pool[self._rng.permutation(len(pool))[:missing]].tolist())
+                completions[led] = rows
+            return completions[led]
 
         def value(card: int) -> float:
             cards = trick + [card]
             if not missing:
                 return gain(cards) - 0.01 * CARD_VALUE[card]
-            led = CARD_COLOUR[cards[0]]
-            same = unseen[[CARD_COLOUR[c] == led for c in unseen]]
-            total = 0
-            for _ in range(SAMPLES):
-                follow = len(same) >= missing and self._rng.random() < FOLLOW_PROBABILITY
-                pool = same if follow else unseen
-                total += gain(cards + self._rng.choice(pool, size=missing, replace=False).tolist())
-            return total / SAMPLES - 0.01 * CARD_VALUE[card]
+            rows = sampled(CARD_COLOUR[cards[0]])
+            return sum(gain(cards + row) for row in rows) / SAMPLES - 0.01 * CARD_VALUE[card]
 
         return int(max(np.flatnonzero(action_mask), key=value))

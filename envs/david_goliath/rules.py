@@ -225,7 +225,10 @@ class DavidGoliathState(State):
 
     # ------------------------------------------------------------------ reporting
     def scores(self) -> list[float]:
-        return self.totals.tolist()
+        """Totals so far, plus the current round's points while a round is in progress."""
+        if self.is_terminal:
+            return self.totals.tolist()
+        return (self.totals + self.colour_points.sum(axis=1)).tolist()
 
     def score_breakdown(self) -> dict[str, Any]:
         return {

@@ -37,7 +37,7 @@ def test_presets_ship_and_load():
     assert {"david_goliath", "david_goliath_quick"} <= set(presets())
     full = load_config("david_goliath")
     assert full == load_config(config_path("david_goliath"))
-    assert (full.game, full.env, full.total_timesteps) == ("david_goliath", {"num_players": 4}, 3_000_000)
+    assert (full.game, full.env["num_players"], full.total_timesteps) == ("david_goliath", 4, 2_000_000)
     assert (full.ppo.n_steps, full.ppo.batch_size, full.eval.games) == (2048, 512, 200)
     quick = load_config("david_goliath_quick")
     assert (quick.total_timesteps, quick.ppo.net_arch, quick.pool.snapshot_every) == (
@@ -144,7 +144,7 @@ def test_invalid_yaml_and_non_mapping(tmp_path):
 def test_overrides_apply_and_revalidate():
     base = load_config("david_goliath_quick")
     changed = with_overrides(base, {"total_timesteps": 5000, "env.num_players": 3, "ppo.n_steps": 64})
-    assert (changed.total_timesteps, changed.env, changed.ppo.n_steps) == (5000, {"num_players": 3}, 64)
+    assert (changed.total_timesteps, changed.env["num_players"], changed.ppo.n_steps) == (5000, 3, 64)
     assert changed.ppo.net_arch == base.ppo.net_arch and base.total_timesteps == 60_000
     with pytest.raises(ConfigError, match="<overrides>: unknown key 'ppo.lr'"):
         with_overrides(base, {"ppo.lr": 0.1})
@@ -152,3 +152,13 @@ def test_overrides_apply_and_revalidate():
         with_overrides(base, {"n_envs": 0})
     with pytest.raises(ConfigError, match="num_players"):
         with_overrides(base, {"env.num_players": 9})
+
+
+def test_bool_fields_accept_only_bools():
+    from hiddenhand.training.config import config_from_dict
+
+    assert config_from_dict({"game": "david_goliath", "dense_reward": True}).dense_reward is True
+    with pytest.raises(ConfigError, match="'dense_reward' must be bool, got int 1"):
+        config_from_dict({"game": "david_goliath", "dense_reward": 1})
+    with pytest.raises(ConfigError, match="'seed' must be int, got bool True"):
+        config_from_dict({"game": "david_goliath", "seed": True})

@@ -80,3 +80,33 @@ def test_empty_pool_is_an_error():
                         baseline_prob=0.0)
     with pytest.raises(RuntimeError, match="empty"):
         pool.sample(np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("reward_mode", ["win_loss", "score_margin"])
+def test_dense_reward_adds_up_to_the_terminal_reward(reward_mode):
+    options = {"num_players": 4, "rounds": 2, "reward_mode": reward_mode}
+    dense = SelfPlayEnv("david_goliath", options, baseline_pool(4), dense_reward=True)
+    sparse = SelfPlayEnv("david_goliath", options, baseline_pool(4))
+    for episode in range(10):
+        returns, intermediate = [], 0
+        for env in (dense, sparse):
+            env.reset(seed=episode)
+            picker, total, done = RandomAgent(seed=episode), 0.0, False
+            while not done:
+                _, reward, terminated, truncated, _ = env.step(picker.act(None, env.action_masks()))
+                done = terminated or truncated
+                total += reward
+                intermediate += (reward != 0 and not done and env is dense)
+            returns.append(total)
+        assert returns[0] == pytest.approx(returns[1])
+        assert intermediate > 0
+
+
+def test_current_scores_include_the_round_in_progress():
+    env = SelfPlayEnv("david_goliath", {"num_players": 3}, baseline_pool())
+    env.reset(seed=0)
+    state = env.aec.state_
+    for _ in range(12):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+    assert state.scores() == (state.totals + state.colour_points.sum(axis=1)).tolist()
+    assert sum(state.scores()) > 0

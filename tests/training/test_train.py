@@ -26,9 +26,9 @@ TINY = {
 
 def test_tiny_training_run_produces_a_loadable_agent(tmp_path):
     result = train(config_from_dict(TINY), tmp_path, progress=False)
-    assert result.timesteps >= 1200 and result.steps_per_s > 0
+    assert result.metadata["timesteps"] >= 1200 and result.metadata["train_steps_per_s"] > 0
     agent = load(str(result.agent_path), DavidGoliathGame(3, rounds=1))
-    assert agent.metadata["timesteps"] == result.timesteps
+    assert agent.metadata["timesteps"] == result.metadata["timesteps"]
     assert agent.metadata["training_config"]["ppo"]["net_arch"] == [16]
     assert set(agent.metadata["evaluation_during_training"]) == {"random", "heuristic"}
     card = (tmp_path / "agent.md").read_text()
