@@ -177,19 +177,23 @@ def test_illegal_action_terminate_mode_follows_pettingzoo():
         env.step(None)
 
 
-def test_terminal_rewards_and_infos():
-    env = david_goliath_v0.env(num_players=4)
-    env.reset(seed=2)
+def final_rewards(env, seed):
+    """Play the first legal card to the end; returns each agent's terminal reward and the final info."""
+    env.reset(seed=seed)
     rewards = {}
     for agent in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
         if term or trunc:
-            rewards[agent] = reward
-            final = info
+            rewards[agent], final = reward, info
             env.step(None)
         else:
             assert reward == 0
             env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    return rewards, final
+
+
+def test_terminal_rewards_and_infos():
+    rewards, final = final_rewards(david_goliath_v0.env(num_players=4), seed=2)
     scores = final["scores"]
     top = max(scores.values())
     winners = [a for a, s in scores.items() if s == top]
@@ -200,18 +204,18 @@ def test_terminal_rewards_and_infos():
     assert totals.tolist() == [scores[a] for a in sorted(scores)]
 
 
+def test_shared_top_rewards():
+    """k players sharing the top score get 2/k - 1 each (the core's convention)."""
+    from hiddenhand.envs.core.rewards import win_loss_rewards
+
+    assert win_loss_rewards([5, 9, 9, 1]) == [-1.0, 0.0, 0.0, -1.0]
+    assert win_loss_rewards([7, 7, 7]) == pytest.approx([-1 / 3] * 3)
+    assert win_loss_rewards([3, 1]) == [1.0, -1.0]
+
+
 def test_score_margin_rewards():
-    env = david_goliath_v0.env(num_players=3, reward_mode="score_margin")
-    env.reset(seed=2)
-    rewards = {}
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        if term or trunc:
-            rewards[agent] = reward
-            scores = info["scores"]
-            env.step(None)
-            continue
-        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    rewards, final = final_rewards(david_goliath_v0.env(num_players=3, reward_mode="score_margin"), seed=2)
+    scores = final["scores"]
     for agent, reward in rewards.items():
         others = [s for a, s in scores.items() if a != agent]
         assert reward == pytest.approx((scores[agent] - sum(others) / 2) / 100)
