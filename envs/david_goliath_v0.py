@@ -15,7 +15,9 @@
 A trick-taking game (Reinhard Staupe): the lowest card of a trick ("David") takes the highest card
 ("Goliath"), and the highest card takes all the others. A colour scores face value only while a
 player took one or two cards of it, one point per card from the third on. 5 colours x values 1..3N,
-15 cards each, 15 tricks a round, N rounds by default. Two players is a documented extension (DG-5).
+15 cards each, 15 tricks a round, N rounds by default. Two players is a documented extension (DG-5);
+note that with two cards per trick each player always takes the other's card, so a two-player round
+scores the opponent's dealt hand whatever is played: the extension has no decisions that matter.
 
 ### Arguments
 
