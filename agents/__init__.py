@@ -50,6 +50,22 @@ def load(name_or_path: str, game: Game | None = None, seed: int | None = None) -
     return agent
 
 
+def env_options_for(names: list[str]) -> dict:
+    """The env options the trained agents among ``names`` were trained with (player count and reward
+    mode aside), so that they are evaluated on the observations they know. Conflicts are an error."""
+    options: dict = {}
+    for name in dict.fromkeys(names):
+        if name in BUILTIN:
+            continue
+        trained = load(name).metadata.get("env_options", {})
+        for key, value in trained.items():
+            if key in ("num_players", "reward_mode"):
+                continue
+            if options.setdefault(key, value) != value:
+                raise ValueError(f"agents disagree on env option {key!r}: {options[key]!r} vs {value!r} ({name})")
+    return options
+
+
 def make(name: str, game: Game, seed: int | None = None) -> Agent:
     """Alias of :func:`load` with the game required."""
     return load(name, game, seed)
@@ -64,5 +80,5 @@ def _builtin(name: str, game: Game, seed: int | None) -> Agent:
     return getattr(importlib.import_module(module), cls)(game, seed=seed)
 
 
-__all__ = ["Agent", "AgentFileError", "PolicyAgent", "RandomAgent", "load", "load_policy", "make",
+__all__ = ["Agent", "AgentFileError", "PolicyAgent", "RandomAgent", "env_options_for", "load", "load_policy", "make",
            "save_policy", "shipped"]

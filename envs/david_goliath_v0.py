@@ -21,11 +21,13 @@ scores the opponent's dealt hand whatever is played: the extension has no decisi
 
 ### Arguments
 
-``env(num_players=4, rounds=None, render_mode=None, max_cycles=None, illegal_action="raise",
-reward_mode="win_loss")``
+``env(num_players=4, rounds=None, card_features=False, render_mode=None, max_cycles=None,
+illegal_action="raise", reward_mode="win_loss")``
 
 * `num_players`: 2..6; anything else raises `ValueError`.
 * `rounds`: rounds in a game, default `num_players` (DG-4).
+* `card_features`: add the `card_features` block (below), per-card channels that spell out what the
+  rest of the observation implies; it helps learning and costs some env speed.
 * `max_cycles`: truncate after this many cycles (one action per player); default twice the game length.
 * `illegal_action`: `"raise"` (a `ValueError` naming the action, the agent and the legal actions; the
   state is untouched) or `"terminate"` (the mover gets −1, the others 0, the game ends).
@@ -48,6 +50,7 @@ relative: seat 0 is the observer, seat k the player k places clockwise of it. Us
 | `round_progress` | (1,)      | rounds completed / rounds                                        |
 | `seats`          | (N, 106)  | per relative seat: cards taken this round (90), revealed voids (5), cards taken per colour / 15 (5), current score of each colour / 35 (5), total score / 100 (1) |
 | `unseen`         | (90,)     | cards in play the observer has not seen: the union of the other hands |
+| `card_features`  | (4, 90)   | only with `card_features=True`: per card, in hand and ≥ the trick's highest value so far; in hand and ≤ its lowest; points taking it would add to the observer's round score / 35; points it would remove / 35 |
 
 Other players' hands never appear; everything else a player could note at the table does.
 

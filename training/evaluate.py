@@ -13,7 +13,7 @@ from pathlib import Path
 from openskill.models import PlackettLuce
 from tqdm import tqdm
 
-from hiddenhand.agents import load
+from hiddenhand.agents import env_options_for, load
 from hiddenhand.agents.tournament import GameRecord, TournamentResult, play_games
 from hiddenhand.envs import make as make_env
 
@@ -156,10 +156,11 @@ def evaluate(
     :func:`~hiddenhand.agents.tournament.run_tournament`) over ``workers`` processes and rate them.
 
     ``workers`` defaults to min(cores, 4); 1 plays in this process. Records do not depend on it.
+    Without ``env_options``, trained agents' own options apply (e.g. observation features they need).
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    env_options = dict(env_options or {})
+    env_options = dict(env_options if env_options is not None else env_options_for(agents))
     env = make_env(game, num_players=len(agents), **env_options)  # raises on unknown game or player count
     for name in set(agents):
         load(name, env.unwrapped.game)  # fail here, not in a worker, on an unusable agent

@@ -17,6 +17,11 @@ SCORE_DIVISOR = 100.0
 #: A round scores at most two top cards in each colour.
 MAX_COLOUR_SCORE = 2 * MAX_VALUE - 1
 MAX_ROUND_SCORE = NUM_COLOURS * MAX_COLOUR_SCORE
+#: Optional per-card channels (``card_features=True``): in hand and at least the trick's highest value
+#: so far; in hand and at most its lowest; the points taking this card would add to / remove from
+#: the observer's round score (/ 35). They spell out what the rest of the observation implies.
+CARD_FEATURES = 4
+CARD_VALUES = np.arange(NUM_CARDS) % MAX_VALUE + 1
 
 
 class DavidGoliathObserver(Observer):
@@ -35,6 +40,7 @@ class DavidGoliathObserver(Observer):
         self._round = self.layout.offset("round_progress")
         self._seats = slices["seats"]
         self._unseen = slices["unseen"]
+        self._card_features = slices.get("card_features")
         n = self._n = game.num_players
         self._size = self.layout.size
         self._per_round = 1.0 / game.rounds
@@ -60,7 +66,7 @@ class DavidGoliathObserver(Observer):
             ("round_progress", (1,)),               # rounds completed / rounds
             ("seats", (n, SEAT_FEATURES)),          # per relative seat: taken cards, voids, colour tallies, score
             ("unseen", (NUM_CARDS,)),               # cards in play not yet seen: in other hands
-        ])
+        ] + ([("card_features", (CARD_FEATURES, NUM_CARDS))] if game.card_features else []))
 
     def encode(self, state: DavidGoliathState, player: int) -> np.ndarray:
         n = self._n
@@ -80,7 +86,25 @@ class DavidGoliathObserver(Observer):
         np.subtract(self._not_taken, state.hands[player], out=unseen)
         for card in state.trick:
             unseen[card] = 0.0
+        if self._card_features is not None:
+            self._encode_card_features(state, player, out[self._card_features].reshape(CARD_FEATURES, NUM_CARDS))
         return out
+
+    def _encode_card_features(self, state: DavidGoliathState, player: int, block: np.ndarray) -> np.ndarray:
+        hand = state.hands[player]
+        if state.trick:
+            values = [card % MAX_VALUE + 1 for card in state.trick]
+            np.multiply(hand, CARD_VALUES >= max(values), out=block[0])
+            np.multiply(hand, CARD_VALUES <= min(values), out=block[1])
+        else:
+            block[0] = block[1] = hand
+        counts = np.repeat(state.taken_count[player], MAX_VALUE)
+        points = np.repeat(state.colour_points[player], MAX_VALUE)
+        gain = np.where(counts < 2, CARD_VALUES, np.where(counts == 2, 3 - points, 1)) * self._in_play
+        np.maximum(gain, 0, out=block[2])
+        np.maximum(-gain, 0, out=block[3])
+        block[2:] /= MAX_COLOUR_SCORE
+        return block
 
     def _seat_block(self, state: DavidGoliathState) -> np.ndarray:
         """Seat rows of the current public data, rebuilt only when ``state.public_epoch`` moves."""

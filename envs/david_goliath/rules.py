@@ -70,8 +70,11 @@ class DavidGoliathGame(Game):
     max_players = 6
     score_scale = 100.0
 
-    def __init__(self, num_players: int = 4, rounds: int | None = None):
+    def __init__(self, num_players: int = 4, rounds: int | None = None, card_features: bool = False):
         super().__init__(num_players)
+        if not isinstance(card_features, bool):
+            raise ValueError(f"{self.name}: card_features must be a bool, got {card_features!r}")
+        self.card_features = card_features
         if rounds is None:
             rounds = self.num_players  # DG-4
         if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 100:
@@ -89,7 +92,7 @@ class DavidGoliathGame(Game):
         return self.rounds * HAND_SIZE * self.num_players
 
     def config(self) -> dict[str, Any]:
-        return {"num_players": self.num_players, "rounds": self.rounds}
+        return {"num_players": self.num_players, "rounds": self.rounds, "card_features": self.card_features}
 
     def new_initial_state(self, rng: np.random.Generator) -> DavidGoliathState:
         return DavidGoliathState(self, dealer=int(rng.integers(self.num_players)), rng=rng)  # DG-1

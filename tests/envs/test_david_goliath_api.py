@@ -322,3 +322,31 @@ def test_observation_blocks_match_the_state(players):
             others = [s for s in range(players) if s != seat]
             assert (views["unseen"] == state.hands[others].sum(axis=0)).all()
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+def test_optional_card_features_spell_out_the_state():
+    """card_features=True adds per-card channels derived from the observer's own view."""
+    env = david_goliath_v0.env(num_players=4, rounds=1, card_features=True)
+    env.reset(seed=5)
+    raw = env.unwrapped
+    assert env.observation_space("player_0")["observation"].shape == (198 * 4 + 201 + 4 * 90,)
+    rng = np.random.default_rng(1)
+    values = np.arange(90) % 18 + 1
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        state, seat = raw.state_, raw.possible_agents.index(agent)
+        block = raw.observer.layout.view(obs["observation"], "card_features")
+        hand = state.hands[seat].astype(bool)
+        trick_values = [v % 18 + 1 for v in state.trick] or [0, 99]
+        assert (block[0].astype(bool) == (hand & (values >= max(trick_values)) if state.trick else hand)).all()
+        assert (block[1].astype(bool) == (hand & (values <= min(trick_values)) if state.trick else hand)).all()
+        for card in np.flatnonzero(state.hands.sum(axis=0)):  # in play
+            colour = card // 18
+            before = state.colour_points[seat, colour]
+            count = state.taken_count[seat, colour] + 1
+            after = before + values[card] if count <= 2 else count
+            assert block[2, card] * 35 - block[3, card] * 35 == pytest.approx(after - before)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))

@@ -65,3 +65,22 @@ def test_bad_input(kwargs, message):
     args = {"game": "david_goliath", "agents": ["random"] * 3, "games": 2, **kwargs}
     with pytest.raises(ValueError, match=message):
         evaluate(args["game"], args["agents"], args["games"], workers=1, progress=False)
+
+
+def test_trained_agents_bring_their_env_options(tmp_path):
+    """An agent trained with extra observation features is evaluated on the env that has them."""
+    import numpy as np
+
+    from hiddenhand.agents import env_options_for, save_policy
+    from hiddenhand.envs import make
+
+    size = make("david_goliath", num_players=3, card_features=True).observation_space("player_0")["observation"].shape[0]
+    rng = np.random.default_rng(0)
+    weights = [(rng.normal(size=(8, size)).astype(np.float32), np.zeros(8, np.float32)),
+               (rng.normal(size=(90, 8)).astype(np.float32), np.zeros(90, np.float32))]
+    meta = {"name": "f", "game": "david_goliath", "num_players": 3, "activation": "tanh",
+            "env_options": {"num_players": 3, "card_features": True, "reward_mode": "score_margin"}}
+    path = str(save_policy(tmp_path / "f.npz", weights, meta))
+    assert env_options_for([path, "random"]) == {"card_features": True}
+    result = evaluate("david_goliath", [path, "random", "random"], 3, workers=1, progress=False)
+    assert len(result.tournament.records) == 3 and result.env_options == {"card_features": True}
