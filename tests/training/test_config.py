@@ -37,8 +37,8 @@ def test_presets_ship_and_load():
     assert {"david_goliath", "david_goliath_quick"} <= set(presets())
     full = load_config("david_goliath")
     assert full == load_config(config_path("david_goliath"))
-    assert (full.game, full.env["num_players"], full.total_timesteps) == ("david_goliath", 4, 2_000_000)
-    assert (full.ppo.n_steps, full.ppo.batch_size, full.eval.games) == (2048, 512, 200)
+    assert (full.game, full.env["num_players"]) == ("david_goliath", 4)
+    assert full.total_timesteps > 10 * load_config("david_goliath_quick").total_timesteps
     quick = load_config("david_goliath_quick")
     assert (quick.total_timesteps, quick.ppo.net_arch, quick.pool.snapshot_every) == (
         60_000,
