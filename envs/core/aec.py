@@ -103,10 +103,7 @@ class HiddenInfoAECEnv(AECEnv):
         state = self._state or self._require_state()
         seat = self._seat_of[agent]
         if seat == state.current_player and not self._game_over:
-            if not self._mask_fresh:
-                state.legal_mask(self._mask)
-                self._mask_fresh = True
-            mask = self._mask.copy()
+            mask = self._legal_mask().copy()
         else:
             mask = np.zeros(self._num_actions, np.int8)
         return {"observation": self.observer.encode(state, seat), "action_mask": mask}
@@ -117,7 +114,11 @@ class HiddenInfoAECEnv(AECEnv):
             return
         state = self._state or self._require_state()
         mask = self._legal_mask()
-        if action is None or not (0 <= action < self._num_actions) or not mask[action]:
+        try:
+            legal = action is not None and 0 <= action < self._num_actions and mask[action]
+        except (TypeError, IndexError, ValueError):  # not an integer action
+            legal = False
+        if not legal:
             self._illegal(action)
             return
         mover = state.current_player

@@ -158,7 +158,7 @@ def test_illegal_action_raises_and_leaves_state_untouched():
     before = env.unwrapped.snapshot()
     mask = env.observe(env.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
-    for bad in (illegal, -1, 90, None):
+    for bad in (illegal, -1, 90, None, "R1", 2.5):
         with pytest.raises(ValueError, match=rf"illegal action {bad!r} for {env.agent_selection}; legal actions: \["):
             env.step(bad)
         assert env.unwrapped.snapshot() == before
