@@ -65,7 +65,6 @@ class EvaluationResult:
         standings = []
         for row in t.standings():
             low, high = row.interval
-            rating = self.ratings[row.label]
             standings.append({
                 "agent": row.label, "seat_games": row.seat_games, "wins": row.wins, "win_rate": row.win_rate,
                 "ci95": [low, high], "mean_score": row.score_sum / row.seat_games,
