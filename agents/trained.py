@@ -103,6 +103,7 @@ def save_policy(path: str | os.PathLike, weights: list[tuple[np.ndarray, np.ndar
     try:
         with os.fdopen(fd, "wb") as handle:
             np.savez(handle, **arrays)
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; agent files are meant to be shared
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
