@@ -153,7 +153,6 @@ class SelfPlayCallback(BaseCallback):
         self.elapsed_before = elapsed_before
         self.started = time.perf_counter()
         self.next_snapshot = self.next_checkpoint = self.next_eval = 0
-        self.evaluation: dict[str, Any] = {}
 
     def elapsed(self) -> float:
         return self.elapsed_before + time.perf_counter() - self.started
@@ -178,8 +177,7 @@ class SelfPlayCallback(BaseCallback):
             self.training_env.env_method("add_snapshot", weights)
             self.next_snapshot = _next_multiple(steps, c.pool.snapshot_every)
         if steps >= self.next_eval:
-            self.evaluation = evaluate_policy(policy_weights(self.model), self.metadata, c)
-            for opponent, row in self.evaluation.items():
+            for opponent, row in evaluate_policy(policy_weights(self.model), self.metadata, c).items():
                 self.logger.record(f"eval/win_rate_vs_{opponent}", row["win_rate"])
             self.logger.record("time/env_steps_per_s", steps / max(self.elapsed(), 1e-9))
             self.next_eval = _next_multiple(steps, c.eval.every)
