@@ -8,6 +8,7 @@ from types import ModuleType
 #: Game name -> versioned module (relative to this package).
 GAMES = {
     "david_goliath": "david_goliath_v0",
+    "koehandel": "koehandel_v0",
 }
 
 

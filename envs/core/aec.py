@@ -61,7 +61,8 @@ class HiddenInfoAECEnv(AECEnv):
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
         num_actions = self.game.num_actions
         self._observation_space = spaces.Dict({
-            "observation": spaces.Box(0.0, self.observer.high, (self.observer.layout.size,), np.float32),
+            "observation": spaces.Box(self.observer.low, self.observer.high, (self.observer.layout.size,),
+                                      self.observer.dtype),
             "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
         })
         self._action_space = spaces.Discrete(num_actions)
@@ -126,7 +127,11 @@ class HiddenInfoAECEnv(AECEnv):
         state.apply(action, self._rng)
         self.history.append(action)
         self._mask_fresh = False
-        if state.is_terminal:
+        if state.is_truncated:
+            zero = self.game.truncation_reward == "zero"
+            rewards = [0.0] * self.game.num_players if zero else self._terminal_rewards(state.scores())
+            self._finish(mover, rewards, truncated=True)
+        elif state.is_terminal:
             self._finish(mover, self._terminal_rewards(state.scores()), truncated=False)
         elif len(self.history) >= self._max_steps:
             self._finish(mover, [0.0] * self.game.num_players, truncated=True)

@@ -23,6 +23,9 @@ class Game(ABC):
     max_players: ClassVar[int]
     #: Divides score differences in ``reward_mode="score_margin"``.
     score_scale: ClassVar[float] = 1.0
+    #: Rewards when the state truncates itself (``State.is_truncated``): ``"zero"`` for everyone, or
+    #: ``"provisional"``, the terminal rewards of the current scores.
+    truncation_reward: str = "zero"
 
     def __init__(self, num_players: int):
         if not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool):
@@ -71,6 +74,8 @@ class State(ABC):
     game: Game
     current_player: int
     is_terminal: bool
+    #: True when the game stopped at its own cap (also ``is_terminal``) rather than by its rules.
+    is_truncated: bool = False
 
     @abstractmethod
     def legal_mask(self, out: np.ndarray) -> None:
@@ -104,8 +109,10 @@ class State(ABC):
 class Observer(ABC):
     """Encodes a state as one player's flat observation vector, laid out in named blocks."""
 
-    #: Upper bound of every observation entry (the Box space's ``high``).
+    #: Bounds and dtype of the observation vector (the Box space).
+    low: ClassVar[float] = 0.0
     high: ClassVar[float] = 1.0
+    dtype: ClassVar[type] = np.float32
 
     def __init__(self, game: Game):
         self.game = game
@@ -118,4 +125,4 @@ class Observer(ABC):
 
     @abstractmethod
     def encode(self, state: State, player: int) -> np.ndarray:
-        """A new float32 vector: what ``player`` may see of ``state``, relative to its seat."""
+        """A new vector of ``dtype``: what ``player`` may see of ``state``, relative to its seat."""

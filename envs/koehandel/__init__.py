@@ -1,0 +1,1 @@
+"""Koehandel Master: rules engine, observation encoder and AEC adapter (spec: koehandel.md)."""

@@ -1,0 +1,80 @@
+"""Money as count vectors over the denominations (0, 10, 20, 50, 100, 200, 500): pure functions.
+
+Paying an amount without change (§4.4, K-A11) and the card-by-card selection masks of §12.3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .config import DENOMINATIONS, NUM_DENOMS
+
+Counts = list[int]
+
+
+def value(counts: Sequence[int]) -> int:
+    """Total value of a count vector."""
+    return sum(c * d for c, d in zip(counts, DENOMINATIONS))
+
+
+def legal_payments(hand: Sequence[int], amount: int, rule: str = "no_change") -> list[tuple[int, ...]]:
+    """Every legal payment of ``amount`` from ``hand`` (§4.4), as count vectors.
+
+    ``"no_change"``: worth at least ``amount`` and non-redundant (no card could be left out, so never a
+    0-card). ``"strict"``: additionally exact whenever some sub-multiset of the hand is exact.
+    Enumerates from the largest denomination down and stops a branch once it reaches ``amount``
+    (§12.3), which yields exactly the non-redundant sufficient vectors.
+    """
+    found: list[tuple[int, ...]] = []
+    chosen = [0] * NUM_DENOMS
+
+    def extend(d: int, total: int) -> None:
+        if total >= amount:
+            found.append(tuple(chosen))
+            return
+        if d == 0:
+            return
+        for take in range(hand[d] + 1):
+            chosen[d] = take
+            reached = total + take * DENOMINATIONS[d]
+            if reached >= amount:
+                # a further card of this denomination would be redundant; smaller ones too
+                found.append(tuple(chosen))
+                break
+            extend(d - 1, reached)
+        chosen[d] = 0
+
+    extend(NUM_DENOMS - 1, 0)
+    if rule == "strict" and has_exact_payment(hand, amount):
+        found = [f for f in found if value(f) == amount]
+    return found
+
+
+def has_exact_payment(hand: Sequence[int], amount: int) -> bool:
+    """Whether some sub-multiset of ``hand`` is worth exactly ``amount`` (subset sum in steps of 10)."""
+    reachable = 1  # bit t: total 10*t reachable
+    target = amount // 10
+    limit = (1 << (target + 1)) - 1
+    for d in range(1, NUM_DENOMS):
+        step = DENOMINATIONS[d] // 10
+        for _ in range(hand[d]):
+            reachable = (reachable | (reachable << step)) & limit
+    return bool(reachable >> target & 1)
+
+
+def auto_payment(options: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """The payment ``auto_payment`` picks (§12.3): lowest value, fewest cards, then the largest count
+    vector read from the highest denomination down."""
+    return min(options, key=lambda f: (value(f), sum(f), [-c for c in reversed(f)]))
+
+
+def can_extend(options: Sequence[Sequence[int]], selected: Sequence[int], d: int) -> bool:
+    """Whether some legal payment contains ``selected`` plus one more card of denomination ``d``."""
+    need = selected[d] + 1
+    return any(f[d] >= need and all(f[e] >= selected[e] for e in range(NUM_DENOMS)) for f in options)
+
+
+def describe(counts: Sequence[int]) -> str:
+    """``{50, 20, 10}`` style text of a count vector."""
+    cards = [str(DENOMINATIONS[d]) for d in range(NUM_DENOMS - 1, -1, -1) for _ in range(counts[d])]
+    return "{" + ", ".join(cards) + "}"

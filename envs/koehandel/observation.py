@@ -1,0 +1,188 @@
+"""Koehandel observation encoder (spec §12.5): current state, opponent digest, event record.
+
+One int32 vector, seat-relative (slot 0 = the observer, slot o = the player o seats to its left),
+−1 where the observer does not know a value. Blocks 2 and 3 come from the state's
+:class:`~.records.Memory` and are cached per viewer until the next event settles.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.game import Observer
+from ..core.layout import ObservationLayout
+from . import actions as A
+from .config import NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, RAT
+from .records import SLOTS, table_shapes
+from .rules import MONEY, PEDIGREE, KoehandelGame, KoehandelState
+
+COMPACT_ROWS = 16
+SEAT_FEATURES = 30  # hand size, 11 species, 10 pedigrees, 6 roles, highest bid on this card, present
+ROLES = ("on_turn", "auctioneer", "high_bidder", "challenger", "challenged", "pedigree_winner")
+RESPONSES = {"accept": 1, "counter": 2}
+RESULTS = {"challenger": 1, "challenged": 2, "tie": 3}
+
+
+class KoehandelObserver(Observer):
+    """Encodes a :class:`KoehandelState` for one player; layout in ``self.layout``."""
+
+    dtype = np.int32
+    low = -1
+    high = 2**31 - 1
+
+    @staticmethod
+    def build_layout(game: KoehandelGame) -> ObservationLayout:
+        cfg = game.cfg
+        rows = {name: shape[0] if cfg.observation_mode == "full_record" else min(COMPACT_ROWS, shape[0])
+                for name, shape in table_shapes(cfg).items()}
+        blocks = [
+            ("decision", (16,)),          # one-hot decision id D1..D15 (0: none / not on turn)
+            ("game", (6,)),               # phase (1 final), players, turns, donkeys, deck size, relative seat on turn
+            ("own_hand", (NUM_DENOMS + 1,)),  # cards per denomination, cash
+            ("deck", (NUM_SPECIES + NUM_ANIMALS + 2,)),  # red cards left per species, pedigrees left, money left, top back
+            ("seats", (SLOTS, SEAT_FEATURES)),
+            ("auction", (6,)),            # card kind, species, h, high bidder, passes, own pending raise
+            ("pedigree", (3 + SLOTS,)),   # own commitment, winner, k*, tied flags per slot
+            ("rat_pot", (SLOTS + NUM_DENOMS,)),  # cards laid per slot, own laid cards per denomination
+            ("trade", (11 + 3 * NUM_DENOMS,)),  # see _trade
+            ("selection", (NUM_DENOMS + 1,)),  # cards selected so far, target amount or count
+            ("looked_card", (1,)),        # 2 players: the card the distributor looks at (only him)
+            ("digest", (SLOTS - 1, 17)),
+        ]
+        blocks += [(f"record_{name}", (rows[name], shape[1])) for name, shape in table_shapes(cfg).items()]
+        return ObservationLayout(blocks)
+
+    def __init__(self, game: KoehandelGame):
+        super().__init__(game)
+        self.full = game.cfg.observation_mode == "full_record"
+        self.record_start = self.layout.offset("digest")
+        self._record_cache: dict[int, tuple[int, int, np.ndarray]] = {}
+
+    def encode(self, state: KoehandelState, player: int) -> np.ndarray:
+        out = np.empty(self.layout.size, np.int32)
+        out[: self.record_start] = self._current(state, player)
+        out[self.record_start:] = self._records(state, player)
+        return out
+
+    # ------------------------------------------------------------------ block 3 and 2 (cached)
+    def _records(self, state: KoehandelState, player: int) -> np.ndarray:
+        memory = state.memory
+        cached = self._record_cache.get(player)
+        if cached is not None and cached[0] == id(memory) and cached[1] == memory.epoch:
+            return cached[2]
+        parts = [memory.digest[player].ravel()]
+        for name, table in memory.tables.items():
+            mine = table[player]
+            if self.full:
+                parts.append(mine.ravel())
+            else:  # newest row first, zero rows after the oldest one kept
+                count = memory.counts[name]
+                window = np.zeros((min(COMPACT_ROWS, len(mine)), mine.shape[1]), np.int32)
+                kept = mine[max(0, count - COMPACT_ROWS): count][::-1]
+                window[: len(kept)] = kept
+                parts.append(window.ravel())
+        block = np.concatenate(parts)
+        self._record_cache[player] = (id(memory), memory.epoch, block)
+        return block
+
+    # ------------------------------------------------------------------ block 1
+    def _current(self, s: KoehandelState, me: int) -> list[int]:
+        n, decision = s.n, s.decision
+        acting = decision and s.current_player == me and not s.is_terminal
+        rel = (lambda seat: -1 if seat is None or seat < 0 else (seat - me) % n)
+        values = [0] * 16
+        if acting:
+            values[decision] = 1
+        values += [int(not s.deck), n, s.turns, s.donkeys, len(s.deck), rel(s.turn_player)]
+        values += s.hands[me] + [s.cash[me]]
+        values += self._deck(s)
+        values += self._seats(s, me)
+        values += self._auction(s, me, acting, rel)
+        values += self._trade(s, me, rel)
+        if acting and decision in (A.D_OFFER, A.D_COUNTER, A.D_PAY, A.D_STAKE, A.D_PED_CARDS):
+            target = s.amount if decision == A.D_PAY else s.kstar if decision in (A.D_STAKE, A.D_PED_CARDS) else 0
+            values += s.selection + [target]
+        else:
+            values += [0] * (NUM_DENOMS + 1)
+        looker = decision == A.D_DISTRIBUTE and s.current_player == me
+        values.append(s.looked if looker else -1)
+        return values
+
+    @staticmethod
+    def _deck(s: KoehandelState) -> list[int]:
+        left = [0] * (NUM_SPECIES + NUM_ANIMALS)
+        money = 0
+        for card in s.deck:
+            if card >= MONEY:
+                money += 1
+            elif card >= PEDIGREE:
+                left[NUM_SPECIES + card - PEDIGREE] = 1
+            else:
+                left[card] += 1
+        top = -1 if not s.deck else int(s.deck[-1] >= MONEY)  # back colour: 1 green (money), 0 red
+        return left + [money, top]
+
+    @staticmethod
+    def _seats(s: KoehandelState, me: int) -> list[int]:
+        n = s.n
+        roles = (s.turn_player, s.auctioneer, s.high_bidder, s.challenger, s.challenged,
+                 s.winner if s.kstar else -1)
+        out: list[int] = []
+        for slot in range(SLOTS):
+            if slot >= n:
+                out += [0] * SEAT_FEATURES
+                continue
+            seat = (me + slot) % n
+            out.append(s.sizes[seat])
+            out += s.holdings[seat]
+            out += [int(owner == seat) for owner in s.pedigree_owner]
+            out += [int(r == seat) for r in roles]
+            out += [s.max_bid[seat], 1]
+        return out
+
+    @staticmethod
+    def _auction(s: KoehandelState, me: int, acting: bool, rel) -> list[int]:
+        n, card = s.n, s.card
+        if s.auctioneer < 0 or card < 0:
+            kind, species = 0, -1
+        elif card < NUM_ANIMALS:
+            kind, species = 1, card
+        elif card == RAT:
+            kind, species = 3, RAT
+        else:
+            kind, species = 2, card - PEDIGREE
+        pending = s.pending if acting and s.decision == A.D_BID else 0
+        out = [kind, species, s.high, rel(s.high_bidder), s.passes, pending]
+        own_commit = s.commits[me] if kind == 2 and s.commits[me] is not None else -1
+        tied = [0] * SLOTS
+        for seat in s.tied if s.cfg.reveal_pedigree_ties else ():
+            tied[rel(seat)] = 1
+        out += [own_commit, rel(s.winner) if s.kstar else -1, s.kstar] + tied
+        laid = [0] * SLOTS
+        own = [0] * NUM_DENOMS
+        for seat, d in s.pot:
+            laid[rel(seat)] += 1
+            if seat == me:
+                own[d] += 1
+        return out + laid + own
+
+    @staticmethod
+    def _trade(s: KoehandelState, me: int, rel) -> list[int]:
+        """C, D, species, stake, round, round-1 response and result, round-2 response, offer card counts
+        (C and D in round 1, C in round 2), round-1 compositions (traders only), own offer in transit."""
+        unknown = [-1] * NUM_DENOMS
+        if s.challenger < 0:
+            return [-1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0] + unknown * 3
+        laid = sum(s.offers[0]) if s.decision in (A.D_RESPONSE, A.D_COUNTER) else 0
+        first = s.rounds[0] if s.rounds else {}
+        done = "result" in first  # round 1 ended in a tie
+        second = s.rounds[1] if len(s.rounds) > 1 else {}
+        out = [rel(s.challenger), rel(s.challenged), s.species, s.trade_stake, s.trade_round,
+               RESPONSES.get(first.get("response"), 0), RESULTS.get(first.get("result"), 0),
+               RESPONSES.get(second.get("response"), 0),
+               first["offer_cards"] if done else laid, first["counter_cards"] if done else 0,
+               laid if s.trade_round == 2 else 0]
+        trader = me in (s.challenger, s.challenged)
+        out += first["offer"] + first["counter"] if done and trader else unknown * 2
+        out += s.offers[0] if laid and me == s.challenger else unknown
+        return out

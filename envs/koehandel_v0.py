@@ -1,0 +1,12 @@
+"""Koehandel Master (card completed in a later step)."""
+
+from .koehandel.env import KoehandelEnv as raw_env
+
+
+def env(**kwargs) -> raw_env:
+    """The environment. Order and legality are validated by the core itself, so no wrappers are
+    stacked (they would cost several times the step)."""
+    return raw_env(**kwargs)
+
+
+__all__ = ["env", "raw_env"]
