@@ -18,6 +18,7 @@ from .trained import AgentFileError, PolicyAgent, load_policy, save_policy
 #: Game name -> "module:class" of its heuristic baseline.
 HEURISTICS = {
     "david_goliath": "hiddenhand.agents.heuristics.david_goliath:DavidGoliathHeuristic",
+    "koehandel": "hiddenhand.agents.heuristics.koehandel:KoehandelHeuristic",
 }
 BUILTIN = ("random", "heuristic")
 TRAINED_DIR = Path(__file__).parent / "trained"

@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from hiddenhand.envs.core.game import INPUT_TRANSFORMS
+
 from .base import Agent
 
 FORMAT = "hiddenhand-policy/1"
@@ -46,6 +48,10 @@ class PolicyAgent(Agent):
         self.name = metadata.get("name", "trained")
         self.deterministic = deterministic
         self._activation = ACTIVATIONS[metadata["activation"]]
+        transform = metadata.get("input_transform", "identity")
+        if transform not in INPUT_TRANSFORMS:
+            raise AgentFileError(f"unknown input_transform {transform!r}; known: {sorted(INPUT_TRANSFORMS)}")
+        self._input = INPUT_TRANSFORMS[transform]
         self._rng = np.random.default_rng(seed)
 
     @property
@@ -61,7 +67,7 @@ class PolicyAgent(Agent):
             self._rng = np.random.default_rng(seed)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
-        hidden = np.asarray(observation, np.float32)
+        hidden = self._input(observation)
         for weight, bias in self.weights[:-1]:
             hidden = self._activation(weight @ hidden + bias)
         weight, bias = self.weights[-1]

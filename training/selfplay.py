@@ -20,6 +20,7 @@ import numpy as np
 
 from hiddenhand.agents import Agent, PolicyAgent, load
 from hiddenhand.envs import make as make_env
+from hiddenhand.envs.core.game import INPUT_TRANSFORMS
 
 Weights = list[tuple[np.ndarray, np.ndarray]]
 
@@ -65,8 +66,9 @@ class SelfPlayEnv(gym.Env):
         self.dense_reward = dense_reward
         self._seat = 0
         self._margin = self._paid = 0.0
-        space = self.aec.observation_space(self.aec.possible_agents[0])
-        self.observation_space = space["observation"]
+        space = self.aec.observation_space(self.aec.possible_agents[0])["observation"]
+        self._input = INPUT_TRANSFORMS[self.aec.observer.policy_input]
+        self.observation_space = gym.spaces.Box(-np.inf, np.inf, space.shape, np.float32)
         self.action_space = self.aec.action_space(self.aec.possible_agents[0])
         self.learner = self.aec.possible_agents[0]
         self._opponents: dict[str, Agent] = {}
@@ -125,4 +127,4 @@ class SelfPlayEnv(gym.Env):
             seen = aec.observe(mover)
             aec.step(self._opponents[mover].act(seen["observation"], seen["action_mask"]))
         self._observation = aec.observe(self.learner)
-        return self._observation["observation"]
+        return self._input(self._observation["observation"])

@@ -52,9 +52,11 @@ def policy_weights(model: MaskablePPO) -> Weights:
 
 def agent_metadata(config: TrainConfig, name: str | None = None) -> dict[str, Any]:
     """What an agent file records about the game it plays; the default name is ``<game>_<N>p``."""
-    players = make_env(config.game, **config.env).game.num_players
+    env = make_env(config.game, **config.env).unwrapped
+    players = env.game.num_players
     return {"name": name or f"{config.game}_{players}p", "game": config.game, "num_players": players,
-            "env_options": dict(config.env), "activation": config.ppo.activation}
+            "env_options": dict(config.env), "activation": config.ppo.activation,
+            "input_transform": env.observer.policy_input}
 
 
 # ------------------------------------------------------------------------------------- envs

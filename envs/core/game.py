@@ -106,6 +106,18 @@ class State(ABC):
         """What a spectator may see, as text; with ``viewer``, plus that seat's private information."""
 
 
+def _signed_log(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, np.float32)
+    return np.sign(x) * np.log1p(np.abs(x))
+
+
+#: Observation -> float32 network input, by name (recorded in agent files, applied by policies).
+INPUT_TRANSFORMS = {
+    "identity": lambda x: np.asarray(x, np.float32),
+    "signed_log": _signed_log,
+}
+
+
 class Observer(ABC):
     """Encodes a state as one player's flat observation vector, laid out in named blocks."""
 
@@ -113,6 +125,9 @@ class Observer(ABC):
     low: ClassVar[float] = 0.0
     high: ClassVar[float] = 1.0
     dtype: ClassVar[type] = np.float32
+    #: How a policy network should read the vector (see ``INPUT_TRANSFORMS``): ``"identity"`` for
+    #: observations already scaled to about [0, 1], ``"signed_log"`` for raw counts and amounts.
+    policy_input: ClassVar[str] = "identity"
 
     def __init__(self, game: Game):
         self.game = game

@@ -29,6 +29,7 @@ class KoehandelObserver(Observer):
     dtype = np.int32
     low = -1
     high = 2**31 - 1
+    policy_input = "signed_log"
 
     @staticmethod
     def build_layout(game: KoehandelGame) -> ObservationLayout:
@@ -112,7 +113,8 @@ class KoehandelObserver(Observer):
     def _deck(s: KoehandelState) -> list[int]:
         left = [0] * (NUM_SPECIES + NUM_ANIMALS)
         money = 0
-        for card in s.deck:
+        looking = s.decision == A.D_DISTRIBUTE  # the looked-at card's face is the looker's alone (§8.1)
+        for card in s.deck + [s.looked] if looking else s.deck:
             if card >= MONEY:
                 money += 1
             elif card >= PEDIGREE:

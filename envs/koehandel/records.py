@@ -182,7 +182,9 @@ class Memory:
                 row[16 + 7 * slot: 23 + 7 * slot] = laid[seat] if attributed else UNKNOWN
                 if seat != taker:
                     self._leave(v, seat, laid[seat] if attributed else None, sum(laid[seat]), 500 * sum(laid[seat]))
-            self._enter(v, taker, None, sum(pot) - sum(laid[taker]))  # his own cards came back
+            if taker != v:  # the viewer's own lays are seen entering the taker's hand
+                self._enter(v, taker, laid[v], sum(laid[v]))
+                self._enter(v, taker, None, sum(pot) - sum(laid[taker]) - sum(laid[v]))
 
     def _trade(self, e: dict[str, Any]) -> None:
         rows = self._row("trades")

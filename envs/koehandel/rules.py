@@ -436,7 +436,7 @@ class KoehandelState(State):
         if action == A.BID:
             self.high += self.pending
             self.high_bidder, self.passes, self.pending = p, 0, 0
-            self.max_bid[p] = self.high
+            self.max_bid[p] = max(self.max_bid[p], self.high)  # over restarts too (R1 columns 5-10)
             self.bids.append([p, self.high])
         else:
             self.passes += 1
@@ -611,19 +611,19 @@ class KoehandelState(State):
         if self.trade_round == 1 or self.cfg.retrade_allows_accept or not self.can_offer(d):
             self._set(A.D_RESPONSE, d)
         else:  # K-A23 option: round 2 without the choice to accept
-            self.rounds.append({"response": "counter"})
+            self.rounds.append({"response": "counter", "forced": True})
             self._set(A.D_COUNTER, d)
 
     def _respond(self, action: int) -> None:
         c, d = self.challenger, self.challenged
         if action == A.COUNTER:
-            self.rounds.append({"response": "counter"})
+            self.rounds.append({"response": "counter", "forced": False})
             self.selection = [0] * NUM_DENOMS
             self._set(A.D_COUNTER, d)
             return
         offer = self.offers[0]
         self._move(offer, None, d)
-        self.rounds.append({"response": "accept", "offer": offer, "counter": None, "offer_cards": sum(offer),
+        self.rounds.append({"response": "accept", "forced": not self.can_offer(d), "offer": offer, "counter": None, "offer_cards": sum(offer),
                             "counter_cards": 0, "values": [value(offer), None], "result": "challenger"})
         self._finish_trade(c)
 
