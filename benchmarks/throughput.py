@@ -23,6 +23,9 @@ HIDDENHAND_CASES = [
     ("david_goliath 2p", "david_goliath", {"num_players": 2}),
     ("david_goliath 4p", "david_goliath", {"num_players": 4}),
     ("david_goliath 6p", "david_goliath", {"num_players": 6}),
+    ("koehandel 2p", "koehandel", {"num_players": 2}),
+    ("koehandel 4p", "koehandel", {"num_players": 4}),
+    ("koehandel 6p", "koehandel", {"num_players": 6}),
 ]
 REFERENCE = "pettingzoo texas_holdem_v4"
 

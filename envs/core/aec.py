@@ -252,6 +252,8 @@ class HiddenInfoAECEnv(AECEnv):
         rewards = [0.0] * self.game.num_players
         rewards[self._seat_of[agent]] = -1.0
         self._finish(self._seat_of[agent], rewards, truncated=False)
+        for info in self.infos.values():  # the game was not played out: nobody won it
+            info["winners"] = []
         self.infos[agent]["illegal_action"] = action
 
     def _terminal_rewards(self, scores: list[float]) -> list[float]:

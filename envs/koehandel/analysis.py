@@ -1,4 +1,4 @@
-"""Bluffing statistics from the Koehandel research event log (spec §7).
+"""Bluffing statistics from the Koehandel research event log (cow trades).
 
 The log (``env.unwrapped.events``, or the JSON Lines written by ``export_events``) is the
 full-information record of every settled event; no observation ever contains it. These functions read
@@ -89,7 +89,7 @@ def trade_rows(events: Iterable[dict[str, Any]], seat_names: Sequence[str] | dic
                     money = (counter_value - offer_value) * (1 if seat == c else -1)
                 cards = sum(composition)
                 rows.append({
-                    "game": event.get("game"), "seq": event["seq"], "turn": event["round"], "round": number,
+                    "game": event.get("game"), "seq": event["seq"], "turn": event["turn"], "round": number,
                     "species": species, "stake": stake, "stake_worth": worth,
                     "seat": seat, "agent": _agent(event, seat, seat_names), "role": role,
                     "opponent": _agent(event, other, seat_names), "response": trade_round["response"],
@@ -116,7 +116,8 @@ def bluff_statistics(events: Iterable[dict[str, Any]], seat_names: Sequence[str]
     - ``offers``, ``padding_rate`` (share of offers with a 0-card), ``mean_zero_share`` (0-cards / cards,
       non-empty offers), ``value_to_worth`` (total offered / total stake worth over the offers in
       animal trades: a ratio of means, so cheap species do not dominate it);
-    - as the challenged player: ``responses``, ``accept_rate``, ``counter_rate`` and ``by_cards_shown``
+    - as the challenged player, over the responses that were a choice (not ``forced``): ``responses``,
+      ``accept_rate``, ``counter_rate`` and ``by_cards_shown``
       (cards laid by the challenger -> ``seen``, ``accepts``, ``counters``, ``accept_rate``,
       ``counter_rate``);
     - ``challenges``, ``challenger_wins``, ``challenger_win_rate``;
@@ -146,6 +147,8 @@ def bluff_statistics(events: Iterable[dict[str, Any]], seat_names: Sequence[str]
         c, d = event["challenger"], event["challenged"]
         challenged = entry(_agent(event, d, seat_names))
         for trade_round in event["rounds"]:
+            if trade_round.get("forced"):  # no money to counter with (or no choice): not a decision
+                continue
             shown = challenged["shown"].setdefault(sum(trade_round["offer"]), {"accept": 0, "counter": 0})
             shown[trade_round["response"]] += 1
         challenger = entry(_agent(event, c, seat_names))

@@ -19,6 +19,9 @@ from .rules import MONEY, PEDIGREE, KoehandelGame, KoehandelState
 COMPACT_ROWS = 16
 SEAT_FEATURES = 30  # hand size, 11 species, 10 pedigrees, 6 roles, highest bid on this card, present
 ROLES = ("on_turn", "auctioneer", "high_bidder", "challenger", "challenged", "pedigree_winner")
+PEDIGREE_COLUMN, ROLE_COLUMN = 1 + NUM_SPECIES, 1 + NUM_SPECIES + NUM_ANIMALS
+NO_PEDIGREES, NO_ROLES = (0,) * NUM_ANIMALS, (0,) * len(ROLES)
+SELECTIONS = (A.D_OFFER, A.D_COUNTER, A.D_PAY, A.D_STAKE, A.D_PED_CARDS)
 RESPONSES = {"accept": 1, "counter": 2}
 RESULTS = {"challenger": 1, "challenged": 2, "tie": 3}
 
@@ -57,19 +60,34 @@ class KoehandelObserver(Observer):
         super().__init__(game)
         self.full = game.cfg.observation_mode == "full_record"
         self.record_start = self.layout.offset("digest")
-        self._record_cache: dict[int, tuple[int, int, np.ndarray]] = {}
+        self.pending_index = self.layout.offset("auction") + 5
+        self.selection_slice = self.layout.slices["selection"]
+        self._current_cache: dict[int, tuple] = {}
+        self._deck_cache: tuple = (None, None)
+        self._record_cache: dict[int, tuple] = {}
 
     def encode(self, state: KoehandelState, player: int) -> np.ndarray:
         out = np.empty(self.layout.size, np.int32)
-        out[: self.record_start] = self._current(state, player)
+        cached = self._current_cache.get(player)
+        if cached is None or cached[0] is not state or cached[1] != state.version:
+            cached = (state, state.version, np.array(self._current(state, player), np.int32))
+            self._current_cache[player] = cached
+        out[: self.record_start] = cached[2]
         out[self.record_start:] = self._records(state, player)
+        # the only values that change without a new decision: the mover's own build steps
+        if state.current_player == player and not state.is_terminal:
+            decision = state.decision
+            if decision == A.D_BID:
+                out[self.pending_index] = state.pending
+            elif decision in SELECTIONS:
+                out[self.selection_slice.start: self.selection_slice.stop - 1] = state.selection
         return out
 
     # ------------------------------------------------------------------ block 3 and 2 (cached)
     def _records(self, state: KoehandelState, player: int) -> np.ndarray:
         memory = state.memory
         cached = self._record_cache.get(player)
-        if cached is not None and cached[0] == id(memory) and cached[1] == memory.epoch:
+        if cached is not None and cached[0] is memory and cached[1] == memory.epoch:
             return cached[2]
         parts = [memory.digest[player].ravel()]
         for name, table in memory.tables.items():
@@ -83,7 +101,7 @@ class KoehandelObserver(Observer):
                 window[: len(kept)] = kept
                 parts.append(window.ravel())
         block = np.concatenate(parts)
-        self._record_cache[player] = (id(memory), memory.epoch, block)
+        self._record_cache[player] = (memory, memory.epoch, block)
         return block
 
     # ------------------------------------------------------------------ block 1
@@ -98,22 +116,26 @@ class KoehandelObserver(Observer):
         values += s.hands[me] + [s.cash[me]]
         values += self._deck(s)
         values += self._seats(s, me)
-        values += self._auction(s, me, acting, rel)
+        values += self._auction(s, me, rel)
         values += self._trade(s, me, rel)
-        if acting and decision in (A.D_OFFER, A.D_COUNTER, A.D_PAY, A.D_STAKE, A.D_PED_CARDS):
+        if acting and decision in SELECTIONS:  # the counts themselves are written by encode
             target = s.amount if decision == A.D_PAY else s.kstar if decision in (A.D_STAKE, A.D_PED_CARDS) else 0
-            values += s.selection + [target]
+            values += [0] * NUM_DENOMS + [target]
         else:
             values += [0] * (NUM_DENOMS + 1)
         looker = decision == A.D_DISTRIBUTE and s.current_player == me
         values.append(s.looked if looker else -1)
         return values
 
-    @staticmethod
-    def _deck(s: KoehandelState) -> list[int]:
+    def _deck(self, s: KoehandelState) -> list[int]:
+        """Red cards left per species and pedigree, money cards left, back colour of the top card.
+        The deck only shrinks, so this is cached on its length."""
+        looking = s.decision == A.D_DISTRIBUTE  # the looked-at card's face is the looker's alone (§8.1)
+        key = (s, len(s.deck), looking)
+        if self._deck_cache[0] == key:
+            return self._deck_cache[1]
         left = [0] * (NUM_SPECIES + NUM_ANIMALS)
         money = 0
-        looking = s.decision == A.D_DISTRIBUTE  # the looked-at card's face is the looker's alone (§8.1)
         for card in s.deck + [s.looked] if looking else s.deck:
             if card >= MONEY:
                 money += 1
@@ -122,28 +144,29 @@ class KoehandelObserver(Observer):
             else:
                 left[card] += 1
         top = -1 if not s.deck else int(s.deck[-1] >= MONEY)  # back colour: 1 green (money), 0 red
-        return left + [money, top]
+        self._deck_cache = (key, left + [money, top])
+        return self._deck_cache[1]
 
     @staticmethod
     def _seats(s: KoehandelState, me: int) -> list[int]:
         n = s.n
+        rows = [[s.sizes[seat], *s.holdings[seat], *NO_PEDIGREES, *NO_ROLES, s.max_bid[seat], 1]
+                for seat in range(n)]
+        for species, owner in enumerate(s.pedigree_owner):
+            if owner >= 0:
+                rows[owner][PEDIGREE_COLUMN + species] = 1
         roles = (s.turn_player, s.auctioneer, s.high_bidder, s.challenger, s.challenged,
                  s.winner if s.kstar else -1)
+        for role, seat in enumerate(roles):
+            if seat >= 0:
+                rows[seat][ROLE_COLUMN + role] = 1
         out: list[int] = []
-        for slot in range(SLOTS):
-            if slot >= n:
-                out += [0] * SEAT_FEATURES
-                continue
-            seat = (me + slot) % n
-            out.append(s.sizes[seat])
-            out += s.holdings[seat]
-            out += [int(owner == seat) for owner in s.pedigree_owner]
-            out += [int(r == seat) for r in roles]
-            out += [s.max_bid[seat], 1]
-        return out
+        for slot in range(n):
+            out += rows[(me + slot) % n]
+        return out + [0] * (SEAT_FEATURES * (SLOTS - n))
 
     @staticmethod
-    def _auction(s: KoehandelState, me: int, acting: bool, rel) -> list[int]:
+    def _auction(s: KoehandelState, me: int, rel) -> list[int]:
         n, card = s.n, s.card
         if s.auctioneer < 0 or card < 0:
             kind, species = 0, -1
@@ -153,8 +176,7 @@ class KoehandelObserver(Observer):
             kind, species = 3, RAT
         else:
             kind, species = 2, card - PEDIGREE
-        pending = s.pending if acting and s.decision == A.D_BID else 0
-        out = [kind, species, s.high, rel(s.high_bidder), s.passes, pending]
+        out = [kind, species, s.high, rel(s.high_bidder), s.passes, 0]  # own pending raise: see encode
         own_commit = s.commits[me] if kind == 2 and s.commits[me] is not None else -1
         tied = [0] * SLOTS
         for seat in s.tied if s.cfg.reveal_pedigree_ties else ():

@@ -31,7 +31,7 @@ def table_shapes(cfg: KoehandelConfig) -> dict[str, tuple[int, int]]:
     else:
         shapes = {"auctions": (50, 24), "rat_auctions": (4, 58)}
     shapes["trades"] = (cfg.max_turns, 41)
-    if cfg.overbid_mode == "reveal_and_restart":
+    if cfg.overbid_mode == "reveal_and_restart" and cfg.num_players > 2:  # 2 players hold no auctions
         shapes["defaults"] = (250, 11)
     return shapes
 

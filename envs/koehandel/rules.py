@@ -87,7 +87,8 @@ class KoehandelGame(Game):
 # Fields of the state, all plain JSON data; ``to_json`` copies exactly these.
 _FIELDS = (
     "hands", "cash", "sizes", "holdings", "pedigree_owner", "deck", "bank", "removed", "donkeys",
-    "turns", "turn_player", "decision", "current_player", "is_terminal", "is_truncated", "seq", "events",
+    "turns", "turn_player", "decision", "current_player", "is_terminal", "is_truncated", "version", "seq",
+    "events",
     "card", "auctioneer", "excluded", "bidders", "high", "high_bidder", "passes", "pending", "max_bid",
     "bids", "defaults", "commits", "commit_rounds", "queue", "kstar", "tied", "winner", "stake",
     "pot", "payer", "payee", "amount", "options", "selection", "challenger", "challenged", "species",
@@ -135,6 +136,7 @@ class KoehandelState(State):
         self.turn_player = int(rng.integers(n))               # K-A4
         self.is_terminal = False
         self.is_truncated = False
+        self.version = 0
         self.seq = 0
         self.events: list[dict[str, Any]] = []
         self._clear_auction()
@@ -213,7 +215,7 @@ class KoehandelState(State):
 
     def _record(self, event: dict[str, Any]) -> None:
         self.seq += 1
-        event = {"seq": self.seq, "kind": event.pop("kind"), "round": self.turns, **event,
+        event = {"seq": self.seq, "kind": event.pop("kind"), "turn": self.turns, **event,
                  "cash_before": self.event_start, "cash_after": list(self.cash)}
         self.events.append(event)
         self.memory.settle(event)
@@ -233,10 +235,10 @@ class KoehandelState(State):
         self._clear_trade()
         if not self.deck and self.all_complete():  # K-A30
             self.is_terminal = True
-            self.decision = 0
+            self._set(0, self.current_player)
         elif self.turns >= self.cfg.max_turns:    # K-A32
             self.is_terminal = self.is_truncated = True
-            self.decision = 0
+            self._set(0, self.current_player)
         else:
             self.turn_player = self.left(self.turn_player)
             self._begin_turn()
@@ -244,6 +246,7 @@ class KoehandelState(State):
     def _set(self, decision: int, player: int) -> None:
         self.decision = decision
         self.current_player = player
+        self.version += 1  # every public change ends in a new decision (observation caches key on it)
 
     # ------------------------------------------------------------------ masks (§12)
     def legal_mask(self, out: np.ndarray) -> None:

@@ -109,10 +109,12 @@ class Need:
     def before(self, effect: tuple) -> Need:
         """The need before an effect on this seat, given the need after it."""
         kind, data = effect
-        if kind == "hidden_in":
-            return Need()
         cards, cash, nonzero, payments = list(self.cards), self.cash, self.nonzero, self.payments
         plan, then = (effect,) + self.plan, self.then
+        if kind == "hidden_in":  # n unseen cards worth at most ``most`` arrive
+            size, most = data
+            return Need([max(0, c - size) for c in cards], cash - most, nonzero - size,
+                        tuple((n, price - most) for n, price in payments))
         if kind == "out":
             cards = [c + k for c, k in zip(cards, data)]
             cash, nonzero = cash + value(data), nonzero + sum(data) - data[0]
@@ -208,7 +210,7 @@ class _History:
     def __init__(self, state: KoehandelState, viewer: int):
         self.s, self.v, self.cfg = state, viewer, state.cfg
         self.steps: list[Step] = []
-        self.transit_seen: dict[str, list[int] | None] = {}
+        self.transit_seen: dict[str, list[int] | int] = {}  # composition if seen, else card count
         self.deliveries: dict[str, dict[str, int]] = {}  # transit key -> taker and step index
         self.needs: list[list[Need]] = []
 
@@ -242,9 +244,9 @@ class _History:
         :meth:`from_transit`); ``price`` marks an amount payment (§4.4)."""
         size = sum(counts)
         rule = self.cfg.payment_rule
-        delivery: dict[str, int] = {}
+        delivery: dict[str, int] = {"start": len(self.steps)}
         if key is not None:
-            self.transit_seen[key] = counts if seen else None
+            self.transit_seen[key] = counts if seen else sum(counts)
             self.deliveries[key] = delivery
         if seen:
             effects = [(giver, ("out", counts))] + ([(taker, ("in", counts))] if taker is not None else [])
@@ -259,8 +261,9 @@ class _History:
                 return True
             self.fixed(effects, apply)
             return
+        most = min(500 * size, price + 490) if price is not None else 500 * size
         effects = [(giver, ("pay", (price, size, rule)) if price is not None else ("any_out", size))]
-        effects += [(taker, ("hidden_in", None))] if taker is not None else []
+        effects += [(taker, ("hidden_in", (size, most)))] if taker is not None else []
 
         def draw(world: World, rng, needs) -> bool:
             hand = world.hands[giver]
@@ -269,7 +272,7 @@ class _History:
             else:  # every card equally likely: weigh each composition by its number of card sets
                 options = sub_multisets(hand, size)
             fits = [(f, ways) for f, ways in options if _fits(world, needs, giver, f, taker)
-                    and (not delivery or self.needs[delivery["index"] + 1][delivery["taker"]].met_by(
+                    and ("taker" not in delivery or self.needs[delivery["index"] + 1][delivery["taker"]].met_by(
                         _plus(world.hands[delivery["taker"]], f)))]
             if not fits:
                 return False
@@ -281,13 +284,16 @@ class _History:
 
     def from_transit(self, key: str, taker: int) -> None:
         seen = self.transit_seen[key]
-        if key in self.deliveries:
-            self.deliveries.pop(key).update(taker=taker, index=len(self.steps))
+        delivery = self.deliveries.pop(key, None)
+        if delivery is not None and not any(taker in step.seats for step in self.steps[delivery["start"] + 1:]):
+            # the taker's hand does not change in between: the drawn cards must suit his needs then
+            delivery.update(taker=taker, index=len(self.steps))
 
         def apply(world: World, rng) -> bool:
             world.give(taker, world.transit.pop(key))
             return True
-        self.fixed([(taker, ("in", seen) if seen is not None else ("hidden_in", None))], apply)
+        effect = ("hidden_in", (seen, 500 * seen)) if isinstance(seen, int) else ("in", seen)
+        self.fixed([(taker, effect)], apply)
 
     # ---------------------------------------------------------------- events
     def auction(self, e: dict[str, Any]) -> None:
@@ -349,7 +355,7 @@ class _History:
         if any(laid[me]):
             self.transfer(me, None, laid[me], True, key=f"pot{me}")
         for seat in others:
-            self.transit_seen[f"pot{seat}"] = None
+            self.transit_seen[f"pot{seat}"] = sum(laid[seat])
 
         def split(world: World, rng, needs) -> bool:
             cards = [d for d in range(NUM_DENOMS) for _ in range(rest[d])]
@@ -402,7 +408,7 @@ class _History:
             world.give(c, theirs)
             world.give(d, mine)
             return True
-        self.random([(c, ("hidden_in", None)), (d, ("hidden_in", None))], draw,
+        self.random([(c, ("hidden_in", (asked, 500 * asked))), (d, ("hidden_in", (given, 500 * given)))], draw,
                     [(c, None, "round", offer), (d, c, None, counter), (None, d, "round", offer)])
 
     def distribution(self, e: dict[str, Any]) -> None:
@@ -415,7 +421,7 @@ class _History:
                 one[card - MONEY] = 1
                 self.fixed([(to, ("in", one))], _give_card(to, card - MONEY))
             else:
-                self.random([(to, ("hidden_in", None))], _draw_unseen(to), [(None, to, None, card - MONEY)])
+                self.random([(to, ("hidden_in", (1, 500)))], _draw_unseen(to), [(None, to, None, card - MONEY)])
         for payout in e["donkey_payouts"]:
             if payout:
                 self.payout(payout)
@@ -603,6 +609,7 @@ def resample_hidden(state: KoehandelState, viewer: int, rng: np.random.Generator
     _relabel_pot(s, world)
     _reset_private_choices(s, viewer, rng)
     _reshuffle_deck(s, viewer, world.pool, rng)
+    s.version += 1
 
 
 def _relabel_pot(s: KoehandelState, world: World) -> None:

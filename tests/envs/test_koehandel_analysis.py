@@ -27,7 +27,7 @@ def money(**cards):
 
 
 def trade(seq, challenger, challenged, species, stake, rounds, winner, cash_before, cash_after, **extra):
-    return {"seq": seq, "kind": "trade", "round": seq, "challenger": challenger, "challenged": challenged,
+    return {"seq": seq, "kind": "trade", "turn": seq, "challenger": challenger, "challenged": challenged,
             "players": [challenger, challenged], "species": species, "stake": stake, "rounds": rounds,
             "winner": winner, "final_phase": False, "cash_before": cash_before, "cash_after": cash_after, **extra}
 
@@ -52,7 +52,7 @@ DOUBLE_TIE = trade(3, 1, 0, COW, 2, [countered(money(d50=1), money(d10=1, d20=2)
 # §7.7: rat trade, C {20, 10} against D {10, 10, 0}; 30 > 20, C wins.
 RAT_TRADE = trade(4, 2, 1, RAT, 1, [countered(money(d10=1, d20=1), money(z=1, d10=2), "challenger")],
                   2, [0, 100, 100, 0], [0, 110, 90, 0])
-AUCTION = {"seq": 5, "kind": "auction", "round": 5, "species": 0, "players": [0, 1, 2, 3],
+AUCTION = {"seq": 5, "kind": "auction", "turn": 5, "species": 0, "players": [0, 1, 2, 3],
            "cash_before": [0, 0, 0, 0], "cash_after": [0, 0, 0, 0]}
 EVENTS = [ACCEPTED_BLUFF, COUNTERED, DOUBLE_TIE, RAT_TRADE, AUCTION]
 
