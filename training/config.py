@@ -68,6 +68,17 @@ class PoolConfig:
 
 
 @dataclass(frozen=True)
+class ImitationConfig:
+    """Optional warm start: clone a teacher agent over ``games`` games before self-play (0: off)."""
+
+    teacher: str = _field("heuristic", choices=BASELINES)
+    games: int = _field(0, min=0)
+    epochs: int = _field(3, min=1)
+    batch_size: int = _field(512, min=1)
+    learning_rate: float = _field(1e-3, gt=0)
+
+
+@dataclass(frozen=True)
 class EvalConfig:
     """Periodic evaluation against fixed baseline opponents."""
 
@@ -94,6 +105,7 @@ class TrainConfig:
     ppo: PPOConfig = field(default_factory=PPOConfig)
     pool: PoolConfig = field(default_factory=PoolConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
+    imitation: ImitationConfig = field(default_factory=ImitationConfig)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-serialisable dict; ``config_from_dict`` inverts it."""

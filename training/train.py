@@ -30,6 +30,7 @@ from hiddenhand.agents.tournament import run_tournament
 from hiddenhand.envs import make as make_env
 
 from .config import TrainConfig
+from .imitation import clone, teacher_games
 from .selfplay import OpponentPool, SelfPlayEnv, Weights
 
 ACTIVATIONS = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
@@ -218,6 +219,12 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, progre
             print(f"resuming from {latest} at {model.num_timesteps} steps")
         else:
             model = new_model(config, vec_env, run_dir)
+            if config.imitation.games:
+                started = time.perf_counter()
+                report = clone(model, teacher_games(config), config)
+                print(f"imitation of {config.imitation.teacher} over {config.imitation.games} games "
+                      f"({report['samples']:.0f} moves) in {time.perf_counter() - started:.0f}s: "
+                      f"agrees on {report['agreement']:.1%} of its moves")
         callback = SelfPlayCallback(config, checkpoints, metadata, snapshots, elapsed_before)
         remaining = config.total_timesteps - model.num_timesteps
         start_steps, started = model.num_timesteps, time.perf_counter()

@@ -28,8 +28,9 @@ from .rules import MONEY, PEDIGREE, KoehandelState
 
 POPULATION = 16
 MAX_FAILURES = 12  # backtracks per replay
-RESTARTS = 8
+RESTARTS = 12
 TRADE_TRIES = 24  # challenger offers tried per hidden trade round
+LOOKAHEAD = 2  # hidden payments ahead that a draw is checked against exactly
 
 
 class SamplingError(RuntimeError):
@@ -82,13 +83,14 @@ class Need:
         self.cash, self.nonzero, self.payments = cash, nonzero, payments
         self.plan, self.then = plan, then
 
-    def met_by(self, hand: list[int], exact: bool = True) -> bool:
+    def met_by(self, hand: list[int], depth: int = LOOKAHEAD) -> bool:
+        """Whether ``hand`` meets the need; ``depth`` hidden payments ahead are checked exactly."""
         if not (all(h >= c for h, c in zip(hand, self.cards)) and value(hand) >= self.cash
                 and sum(hand) - hand[0] >= self.nonzero):
             return False
         if not all(_top_value(hand, size) >= price for size, price in self.payments):
             return False
-        if not exact or self.then is None:
+        if not depth or self.then is None:
             return True
         hand = list(hand)
         for kind, data in self.plan:
@@ -103,7 +105,7 @@ class Need:
             elif kind == "reveal" and hand != list(data):
                 return False
         (price, size, rule), after = self.then
-        return any(after.met_by(_minus(hand, f), exact=False)
+        return any(after.met_by(_minus(hand, f), depth - 1)
                    for f in legal_payments(hand, price, rule) if sum(f) == size)
 
     def before(self, effect: tuple) -> Need:

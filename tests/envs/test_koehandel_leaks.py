@@ -22,6 +22,7 @@ from hiddenhand.envs.koehandel import actions as A
 from hiddenhand.envs.koehandel.config import DENOMINATIONS
 from hiddenhand.envs.koehandel.observation import KoehandelObserver
 from hiddenhand.envs.koehandel.rules import MONEY, PEDIGREE
+from hiddenhand.envs.koehandel.sampler import SamplingError
 
 RAT = 10
 D10, D20, D50 = 1, 2, 3  # denomination indices of 10, 20, 50
@@ -396,14 +397,18 @@ PUBLIC_FIELDS = ("sizes", "holdings", "pedigree_owner", "donkeys", "turns", "tur
     (3, {"public_auction_payments": True, "rat_pot_attribution": False, "reveal_pedigree_ties": False}),
 ])
 def test_determinize_keeps_the_agents_view_and_redeals_the_others(players, options):
-    checked = changed = 0
+    checked = changed = gave_up = 0
     composition = list(make(players, **options).unwrapped.game.cfg.money_composition)
     for env in random_positions(players, seed=100 + players, count=8, options=options):
         raw = env.unwrapped
         before = raw.snapshot()
         for seat, name in enumerate(raw.possible_agents):
-            sampled = raw.determinize(name, seed=checked)
             checked += 1
+            try:
+                sampled = raw.determinize(name, seed=checked)
+            except SamplingError:  # a documented, rare give-up of the search
+                gave_up += 1
+                continue
             np.testing.assert_array_equal(sampled.observe(name)["observation"], raw.observe(name)["observation"])
             np.testing.assert_array_equal(sampled.observe(name)["action_mask"], raw.observe(name)["action_mask"])
             assert sampled.private_record(name) == raw.private_record(name)
@@ -422,15 +427,21 @@ def test_determinize_keeps_the_agents_view_and_redeals_the_others(players, optio
             changed += any(new.hands[s] != old.hands[s] for s in range(players) if s != seat)
         assert raw.snapshot() == before  # the original is untouched
     assert changed > 0, "determinize never re-dealt another player's hand"
+    assert gave_up <= checked // 10, f"the sampler gave up on {gave_up} of {checked} positions"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_determinized_game_plays_to_the_end_and_conserves_money(players):
     composition = list(make(players).unwrapped.game.cfg.money_composition)
+    played = 0
     for k, env in enumerate(random_positions(players, seed=200 + players, count=3)):
         raw = env.unwrapped
         name = raw.possible_agents[k % players]
-        sampled = raw.determinize(name, seed=k)
+        try:
+            sampled = raw.determinize(name, seed=k)
+        except SamplingError:  # a documented, rare give-up of the search
+            continue
+        played += 1
         assert sampled.history == []
         rng = np.random.default_rng(k)
         steps = 0
@@ -443,6 +454,7 @@ def test_determinized_game_plays_to_the_end_and_conserves_money(players):
                 assert money_total(sampled.state_) == composition
         assert money_total(sampled.state_) == composition
         assert all(sampled.terminations.values()) or all(sampled.truncations.values())
+    assert played >= 2
 
 
 def test_determinize_is_seeded_and_does_not_copy_the_rng():
