@@ -44,7 +44,9 @@ def play_in_terminal(
             continue
         if agents[name] is not None:
             action = agents[name].act(observation["observation"], observation["action_mask"])
-            write(f"{name} plays {raw.game.action_to_string(action)}")
+            seen = raw.game.announce(raw.state_, action)  # only what the table sees
+            if seen is not None:
+                write(f"{name} plays {seen}")
             env.step(action)
             continue
         write("\n" + raw.state_.render(viewer=seat))

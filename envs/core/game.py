@@ -67,6 +67,10 @@ class Game(ABC):
     def string_to_action(self, text: str) -> int:
         """Parse a human's input into an action id; ``ValueError`` if it names none."""
 
+    def announce(self, state: State, action: int) -> str | None:
+        """What the other players see of ``action`` about to be played in ``state`` (None: nothing)."""
+        return self.action_to_string(action)
+
 
 class State(ABC):
     """One position of a game. ``apply`` mutates in place; the adapter validates legality first."""

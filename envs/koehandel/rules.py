@@ -73,6 +73,22 @@ class KoehandelGame(Game):
     def action_to_string(self, action: int) -> str:
         return A.ACTION_NAMES[action]
 
+    def announce(self, state: KoehandelState, action: int) -> str | None:
+        """Private build steps and sealed choices are not seen at the table (§11.1)."""
+        if A.ADD <= action < A.BID or A.CARD <= action < A.DONE:
+            return None
+        if action == A.BID:
+            return f"BID {state.high + state.pending}"
+        if action == A.DONE:
+            return f"DONE ({sum(state.selection)} cards, face down)"
+        if A.NEVER <= action <= A.SLAP + A.MAX_SLAP:
+            return "commits (sealed)"
+        if A.LAY <= action < A.ACCEPT:
+            return "LAY (one card, face down)"
+        if action in (A.KEEP, A.GIVE):
+            return A.ACTION_NAMES[action] + " (the card is revealed when placed)"
+        return self.action_to_string(action)
+
     def string_to_action(self, text: str) -> int:
         key = text.strip().upper().replace(" ", "")
         for action, name in enumerate(A.ACTION_NAMES):

@@ -90,3 +90,15 @@ def test_beats_random_play_at_four_players():
         _, _, winners, _ = play_game(env, agents, seed=100 + index)
         wins += (seat in winners) / len(winners)
     assert wins / 60 > 0.6
+
+
+def test_terminal_play_shows_only_what_the_table_sees():
+    """Opponents' private bid raises, card selections and sealed commitments are not announced (§11.1)."""
+    from hiddenhand.agents.human import play_in_terminal
+
+    moves = iter(["PASS"] * 3 + ["q"])
+    out: list[str] = []
+    code = play_in_terminal("koehandel", 4, ["heuristic"], 0, 3, read=lambda _: next(moves), write=out.append)
+    announced = [line for line in out if " plays " in line]
+    assert code == 0 and announced
+    assert not any(word in line for line in announced for word in ("ADD(", "CARD(", "SLAP(", "NEVER"))
