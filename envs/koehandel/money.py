@@ -27,12 +27,12 @@ def legal_payments(hand: Sequence[int], amount: int, rule: str = "no_change") ->
     """
     found: list[tuple[int, ...]] = []
     chosen = [0] * NUM_DENOMS
+    below = [0] * NUM_DENOMS  # value of all cards of denomination index <= d
+    for d in range(1, NUM_DENOMS):
+        below[d] = below[d - 1] + hand[d] * DENOMINATIONS[d]
 
     def extend(d: int, total: int) -> None:
-        if total >= amount:
-            found.append(tuple(chosen))
-            return
-        if d == 0:
+        if d == 0 or total + below[d] < amount:  # out of cards, or they cannot reach the amount
             return
         for take in range(hand[d] + 1):
             chosen[d] = take

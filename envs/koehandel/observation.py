@@ -60,6 +60,10 @@ class KoehandelObserver(Observer):
         super().__init__(game)
         self.full = game.cfg.observation_mode == "full_record"
         self.record_start = self.layout.offset("digest")
+        self.digest_size = self.layout.slices["digest"].stop - self.record_start
+        self.table_slices = {
+            name[len("record_"):]: slice(view.start - self.record_start, view.stop - self.record_start)
+            for name, view in self.layout.slices.items() if name.startswith("record_")}
         self.pending_index = self.layout.offset("auction") + 5
         self.selection_slice = self.layout.slices["selection"]
         self._current_cache: dict[int, tuple] = {}
@@ -67,13 +71,11 @@ class KoehandelObserver(Observer):
         self._record_cache: dict[int, tuple] = {}
 
     def encode(self, state: KoehandelState, player: int) -> np.ndarray:
-        out = np.empty(self.layout.size, np.int32)
         cached = self._current_cache.get(player)
         if cached is None or cached[0] is not state or cached[1] != state.version:
             cached = (state, state.version, np.array(self._current(state, player), np.int32))
             self._current_cache[player] = cached
-        out[: self.record_start] = cached[2]
-        out[self.record_start:] = self._records(state, player)
+        out = np.concatenate((cached[2], self._records(state, player)))
         # the only values that change without a new decision: the mover's own build steps
         if state.current_player == player and not state.is_terminal:
             decision = state.decision
@@ -85,23 +87,29 @@ class KoehandelObserver(Observer):
 
     # ------------------------------------------------------------------ block 3 and 2 (cached)
     def _records(self, state: KoehandelState, player: int) -> np.ndarray:
+        """Blocks 2 and 3 of ``player``; only the tables that grew since the last call are rewritten."""
         memory = state.memory
         cached = self._record_cache.get(player)
         if cached is not None and cached[0] is memory and cached[1] == memory.epoch:
             return cached[2]
-        parts = [memory.digest[player].ravel()]
+        if cached is None or cached[0] is not memory:
+            cached = (memory, -1, np.zeros(self.layout.size - self.record_start, np.int32), {})
+        block, counts = cached[2], cached[3]
+        block[: self.digest_size] = memory.digest[player].ravel()
         for name, table in memory.tables.items():
+            count = memory.counts[name]
+            if counts.get(name) == count:
+                continue
+            counts[name] = count
+            view = block[self.table_slices[name]].reshape(self.layout.shapes[f"record_{name}"])
             mine = table[player]
             if self.full:
-                parts.append(mine.ravel())
+                view[:] = mine
             else:  # newest row first, zero rows after the oldest one kept
-                count = memory.counts[name]
-                window = np.zeros((min(COMPACT_ROWS, len(mine)), mine.shape[1]), np.int32)
                 kept = mine[max(0, count - COMPACT_ROWS): count][::-1]
-                window[: len(kept)] = kept
-                parts.append(window.ravel())
-        block = np.concatenate(parts)
-        self._record_cache[player] = (memory, memory.epoch, block)
+                view[: len(kept)] = kept
+                view[len(kept):] = 0
+        self._record_cache[player] = (memory, memory.epoch, block, counts)
         return block
 
     # ------------------------------------------------------------------ block 1

@@ -267,8 +267,7 @@ class KoehandelState(State):
     # ------------------------------------------------------------------ masks (§12)
     def legal_mask(self, out: np.ndarray) -> None:
         out[:] = 0
-        for action in self.legal_actions():
-            out[action] = 1
+        out[self.legal_actions()] = 1
 
     def legal_actions(self) -> list[int]:
         """Legal action ids of ``current_player`` (empty once the game is over)."""
