@@ -12,24 +12,9 @@ from pettingzoo.test import api_test, render_test, seed_test
 import hiddenhand  # noqa: F401  (registers the envs)
 from hiddenhand.envs import david_goliath_v0
 from hiddenhand.envs.david_goliath.rules import colour_scores
+from random_play import play_random
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
-
-
-def play_random(env, seed, steps=None):
-    """Random legal play from the current position; returns the number of actions taken."""
-    rng = np.random.default_rng(seed)
-    taken = 0
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        if steps is not None and taken >= steps:
-            break
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        taken += 1
-    return taken
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)

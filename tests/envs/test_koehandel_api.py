@@ -14,6 +14,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import hiddenhand  # noqa: F401  (registers the envs)
 from hiddenhand.envs import koehandel_v0
 from hiddenhand.envs.core.rewards import score_margin_rewards, win_loss_rewards
+from random_play import play_random
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
 NUM_ACTIONS = 97
@@ -26,22 +27,6 @@ COLUMNS = {"auctions": 24, "rat_auctions": 58, "distributions": 7, "trades": 41,
 # ----------------------------------------------------------------------------- helpers
 def make(players=4, **options):
     return koehandel_v0.env(num_players=players, **options)
-
-
-def play_random(env, seed, steps=None):
-    """Random legal play (the observed mask) from the current position; returns the actions taken."""
-    rng = np.random.default_rng(seed)
-    taken = 0
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        if steps is not None and taken >= steps:
-            break
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        taken += 1
-    return taken
 
 
 def fast_forward(env, seed, steps):
