@@ -39,11 +39,11 @@ def game_data() -> dict[str, Any]:
     """The game data file shipped in ``hiddenhand.configs``, validated."""
     text = resources.files("hiddenhand.configs").joinpath(DATA_FILE).read_text()
     data = yaml.safe_load(text)
-    _check_data(data, DATA_FILE)
+    check_game_data(data, DATA_FILE)
     return data
 
 
-def _check_data(data: Any, source: str) -> None:
+def check_game_data(data: Any, source: str) -> None:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of game data")
     lengths = {"species": NUM_ANIMALS, "animal_values": NUM_ANIMALS, "donkey_payouts": 4,
