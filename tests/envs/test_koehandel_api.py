@@ -566,3 +566,23 @@ def test_ansi_render_shows_no_hand():
     text = env.render()
     assert "to move: player_" in text and "money cards" in text
     assert "{" not in text  # no hand composition in the spectator view
+
+
+@pytest.mark.parametrize("players, options", [(2, {}), (4, {}), (5, {"overbid_mode": "reveal_and_restart"}),
+                                              (3, {"observation_mode": "full_record", "max_turns": 200})])
+def test_cached_observations_equal_fresh_encodings(players, options):
+    """The observer caches blocks between decisions; every observation must equal a fresh encoding."""
+    from hiddenhand.envs.koehandel.observation import KoehandelObserver
+
+    env = make(players, **options)
+    env.reset(seed=players)
+    raw = env.unwrapped
+    rng = np.random.default_rng(players)
+    for step in range(1500):
+        if not raw.legal_actions():
+            break
+        fresh = KoehandelObserver(raw.game)
+        for agent in raw.possible_agents[: 2 if step % 3 else players]:
+            seat = raw.possible_agents.index(agent)
+            np.testing.assert_array_equal(raw.observe(agent)["observation"], fresh.encode(raw.state_, seat))
+        env.step(int(rng.choice(raw.legal_actions())))
