@@ -260,6 +260,13 @@ def new_model(config: TrainConfig, vec_env: VecEnv, run_dir: Path) -> MaskablePP
     )
 
 
+def _warm_start(training_config: dict[str, Any]) -> str:
+    imitation = training_config.get("imitation", {})
+    if not imitation.get("games"):
+        return "none (self-play from scratch)"
+    return f"imitation of the {imitation['teacher']} over {imitation['games']} games, {imitation['epochs']} epochs"
+
+
 def library_versions() -> dict[str, str]:
     versions = {"python": platform.python_version()}
     for package in LIBRARIES:
@@ -278,6 +285,7 @@ def write_model_card(path: Path, metadata: dict[str, Any], evaluation: dict[str,
         f"| wall time | {metadata['wall_time_s']:.0f} s |",
         f"| env steps/s incl. learning | {metadata['train_steps_per_s']:.0f} |",
         f"| network | MLP {metadata['training_config']['ppo']['net_arch']}, {metadata['activation']} |",
+        f"| warm start | {_warm_start(metadata['training_config'])} |",
         f"| libraries | {', '.join(f'{k} {v}' for k, v in metadata['libraries'].items())} |", "",
         "## Evaluation during training", "",
         "| opponents | games | win rate | 95% CI | fair share |", "|---|---|---|---|---|",
