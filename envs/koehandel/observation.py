@@ -151,12 +151,13 @@ class KoehandelObserver(Observer):
                 left[NUM_SPECIES + card - PEDIGREE] = 1
             else:
                 left[card] += 1
-        top = -1 if not s.deck else int(s.deck[-1] >= MONEY)  # back colour: 1 green (money), 0 red
+        top = -1 if not s.deck else int(s.deck[-1] >= MONEY)  # back colour, 1 green (money), 0 red: K-A6
         self._deck_cache = (key, left + [money, top])
         return self._deck_cache[1]
 
     @staticmethod
     def _seats(s: KoehandelState, me: int) -> list[int]:
+        """Per seat: hand size (public, K-A13), holdings, pedigrees, roles, highest bid on this card."""
         n = s.n
         rows = [[s.sizes[seat], *s.holdings[seat], *NO_PEDIGREES, *NO_ROLES, s.max_bid[seat], 1]
                 for seat in range(n)]

@@ -125,7 +125,7 @@ class KoehandelState(State):
     def setup(self, rng: np.random.Generator) -> None:
         cfg, n = self.cfg, self.n
         start = cfg.start_hand()
-        self.hands = [list(start) for _ in range(n)]        # money per denomination
+        self.hands = [list(start) for _ in range(n)]        # money per denomination (0-cards exist, K-A3)
         self.cash = [value(start)] * n
         self.sizes = [sum(start)] * n
         self.holdings = [[0] * NUM_SPECIES for _ in range(n)]  # cards per species 0..10
@@ -299,15 +299,15 @@ class KoehandelState(State):
         if decision in (A.D_STAKE, A.D_PED_CARDS):
             return [A.CARD + d for d in range(NUM_DENOMS) if hand[d] > self.selection[d]]
         if decision == A.D_RAT:
-            return [A.TAKE] + [A.LAY + d for d in range(NUM_DENOMS) if hand[d]]
+            return [A.TAKE] + [A.LAY + d for d in range(NUM_DENOMS) if hand[d]]  # empty hand: TAKE (K-A17)
         if decision == A.D_RESPONSE:
             return [A.ACCEPT, A.COUNTER] if self.can_offer(p) else [A.ACCEPT]
         if decision == A.D_BUYRIGHT:
-            return [A.DECLINE, A.BUY] if self.cash[p] >= self.high else [A.DECLINE]
+            return [A.DECLINE, A.BUY] if self.cash[p] >= self.high else [A.DECLINE]  # K-A10
         if decision == A.D_PED_BUYRIGHT:
-            return [A.DECLINE, A.BUY] if self.sizes[p] >= self.kstar else [A.DECLINE]
+            return [A.DECLINE, A.BUY] if self.sizes[p] >= self.kstar else [A.DECLINE]  # K-A10
         if decision == A.D_COMMIT:
-            top = A.MAX_SLAP if cfg.overbid_mode != "mask" else min(A.MAX_SLAP, self.sizes[p])
+            top = A.MAX_SLAP if cfg.overbid_mode != "mask" else min(A.MAX_SLAP, self.sizes[p])  # K-A15
             return [A.NEVER] + [A.SLAP + k for k in range(1, top + 1)]
         if decision == A.D_TARGET:
             return [A.target_action(o, s) for o, s in self.trade_targets(p)]
@@ -557,6 +557,7 @@ class KoehandelState(State):
         self._set(A.D_STAKE, w)
 
     def _lay_stake(self, chosen: list[int]) -> None:
+        """The winner's k* cards lie face down before the auctioneer decides (K-A16)."""
         self.stake = chosen
         self._move(chosen, self.winner, None)
         self._set(A.D_PED_BUYRIGHT, self.auctioneer)
@@ -623,6 +624,7 @@ class KoehandelState(State):
         self._set(A.D_OFFER, challenger)
 
     def _offer_laid(self, chosen: list[int]) -> None:
+        """The offer lies face down; its number of cards is public from now on (K-A22)."""
         self.offers[0] = chosen
         self._move(chosen, self.challenger, None)
         d = self.challenged
@@ -639,7 +641,7 @@ class KoehandelState(State):
             self.selection = [0] * NUM_DENOMS
             self._set(A.D_COUNTER, d)
             return
-        offer = self.offers[0]
+        offer = self.offers[0]  # accepting makes C the winner, in a rat trade too (K-A25)
         self._move(offer, None, d)
         self.rounds.append({"response": "accept", "forced": not self.can_offer(d), "offer": offer, "counter": None, "offer_cards": sum(offer),
                             "counter_cards": 0, "values": [value(offer), None], "result": "challenger"})
@@ -659,7 +661,7 @@ class KoehandelState(State):
             self.offers = [[0] * NUM_DENOMS, [0] * NUM_DENOMS]
             self._set(A.D_OFFER, c)
             return
-        self._finish_trade(d if result == "challenged" else c)  # a second tie goes to C
+        self._finish_trade(d if result == "challenged" else c)  # a second tie goes to C (K-A23, K-A26)
 
     def _finish_trade(self, winner: int) -> None:
         c, d, s, k = self.challenger, self.challenged, self.species, self.trade_stake
@@ -713,6 +715,7 @@ class KoehandelState(State):
                              cfg.money_counts) for p in range(self.n)]
 
     def scores(self) -> list[float]:
+        """Every seat's score; all top scorers share the win (K-A36, rewards K-A37 in the core)."""
         return [float(detail["score"]) for detail in self.score_details()]
 
     def score_breakdown(self) -> dict[str, Any]:

@@ -44,7 +44,7 @@ def player_score(holdings: Sequence[int], pedigrees: Sequence[int], cash: int, v
     if holdings[RAT] == 4:
         removed = removed_by_rats(quartets, pedigrees, values, pedigree_value, rat_rule)
         quartets = [s for s in quartets if s != removed]
-    matched = [s for s in pedigrees if s in quartets]
+    matched = [s for s in pedigrees if s in quartets]  # after the rat removal (K-A35)
     unmatched = [s for s in pedigrees if s not in quartets]
     base = sum(values[s] for s in quartets) + pedigree_value * len(matched)
     score = base * len(quartets) + pedigree_value * len(unmatched) + (cash if money_counts else 0)
