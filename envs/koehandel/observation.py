@@ -68,12 +68,16 @@ class KoehandelObserver(Observer):
         self.selection_slice = self.layout.slices["selection"]
         self._current_cache: dict[int, tuple] = {}
         self._deck_cache: tuple = (None, None)
+        self._seat_cache: dict[int, tuple] = {}
         self._record_cache: dict[int, tuple] = {}
 
     def encode(self, state: KoehandelState, player: int) -> np.ndarray:
         cached = self._current_cache.get(player)
         if cached is None or cached[0] is not state or cached[1] != state.version:
-            cached = (state, state.version, np.array(self._current(state, player), np.int32))
+            head, tail = self._current(state, player)
+            block = np.concatenate((np.array(head, np.int32), self._seat_block(state, player),
+                                    np.array(tail, np.int32)))
+            cached = (state, state.version, block)
             self._current_cache[player] = cached
         out = np.concatenate((cached[2], self._records(state, player)))
         # the only values that change without a new decision: the mover's own build steps
@@ -113,7 +117,8 @@ class KoehandelObserver(Observer):
         return block
 
     # ------------------------------------------------------------------ block 1
-    def _current(self, s: KoehandelState, me: int) -> list[int]:
+    def _current(self, s: KoehandelState, me: int) -> tuple[list[int], list[int]]:
+        """Block 1 before and after the seats."""
         n, decision = s.n, s.decision
         acting = decision and s.current_player == me and not s.is_terminal
         rel = (lambda seat: -1 if seat is None or seat < 0 else (seat - me) % n)
@@ -123,8 +128,7 @@ class KoehandelObserver(Observer):
         values += [int(not s.deck), n, s.turns, s.donkeys, len(s.deck), rel(s.turn_player)]
         values += s.hands[me] + [s.cash[me]]
         values += self._deck(s)
-        values += self._seats(s, me)
-        values += self._auction(s, me, rel)
+        head, values = values, self._auction(s, me, rel)
         values += self._trade(s, me, rel)
         if acting and decision in SELECTIONS:  # the counts themselves are written by encode
             target = s.amount if decision == A.D_PAY else s.kstar if decision in (A.D_STAKE, A.D_PED_CARDS) else 0
@@ -133,7 +137,18 @@ class KoehandelObserver(Observer):
             values += [0] * (NUM_DENOMS + 1)
         looker = decision == A.D_DISTRIBUTE and s.current_player == me
         values.append(s.looked if looker else -1)
-        return values
+        return head, values
+
+    def _seat_block(self, s: KoehandelState, me: int) -> np.ndarray:
+        """The seats block, cached until something in it can have changed: holdings and pedigrees
+        change only when an event settles (the memory's epoch), the rest is in the key."""
+        key = (s, s.memory.epoch, tuple(s.sizes), tuple(s.max_bid), s.turn_player, s.auctioneer,
+               s.high_bidder, s.challenger, s.challenged, s.winner, s.kstar)
+        cached = self._seat_cache.get(me)
+        if cached is None or cached[0] != key:
+            cached = (key, np.array(self._seats(s, me), np.int32))
+            self._seat_cache[me] = cached
+        return cached[1]
 
     def _deck(self, s: KoehandelState) -> list[int]:
         """Red cards left per species and pedigree, money cards left, back colour of the top card.
