@@ -17,7 +17,8 @@ def test_wheel_holds_only_the_hiddenhand_package(tmp_path):
     assert {top for top in tops if not top.endswith(".dist-info")} == {"hiddenhand"}
     for expected in ("hiddenhand/envs/david_goliath_v0.py", "hiddenhand/envs/core/aec.py",
                      "hiddenhand/agents/tournament.py", "hiddenhand/training/__init__.py",
-                     "hiddenhand/configs/train/david_goliath.yaml"):
+                     "hiddenhand/configs/train/david_goliath.yaml", "hiddenhand/envs/koehandel/rules.py",
+                     "hiddenhand/configs/games/koehandel.yaml", "hiddenhand/configs/train/koehandel.yaml"):
         assert expected in names
 
 
@@ -25,6 +26,7 @@ def test_installed_package_imports_outside_the_repository(tmp_path):
     code = ("import pettingzoo, hiddenhand; from hiddenhand.envs import david_goliath_v0; "
             "import hiddenhand.agents, hiddenhand.training; "
             "pettingzoo.make('aec', 'hiddenhand/david_goliath-v0', num_players=4).reset(seed=0); "
+            "pettingzoo.make('aec', 'hiddenhand/koehandel-v0', num_players=3).reset(seed=0); "
             "import importlib.util; assert importlib.util.find_spec('envs') is None")
     subprocess.run([sys.executable, "-c", code], check=True, cwd=tmp_path)
     help_text = subprocess.run([sys.executable, "-m", "hiddenhand", "--help"], check=True, cwd=tmp_path,
