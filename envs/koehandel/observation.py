@@ -71,6 +71,13 @@ class KoehandelObserver(Observer):
         self._seat_cache: dict[int, tuple] = {}
         self._record_cache: dict[int, tuple] = {}
 
+    def clear_caches(self) -> None:
+        """Forget cached blocks; needed only after editing a state by hand (tests, puzzles)."""
+        self._current_cache.clear()
+        self._seat_cache.clear()
+        self._record_cache.clear()
+        self._deck_cache = (None, None)
+
     def encode(self, state: KoehandelState, player: int) -> np.ndarray:
         cached = self._current_cache.get(player)
         if cached is None or cached[0] is not state or cached[1] != state.version:

@@ -58,12 +58,12 @@ def test_spends_its_reserve_only_on_the_card_that_completes_a_quartet():
     me, species = state.current_player, state.card
     assert state.cash[me] == 100 and state.high == 0
     state.high = 80
-    state.version += 1  # poked state: let the observer's cache know
+    env.unwrapped.observer.clear_caches()  # the state was edited by hand
     agent = KoehandelHeuristic(env.unwrapped.game, seed=0)
     observed = env.observe(env.agent_selection)
     assert agent.act(observed["observation"], observed["action_mask"]) == A.PASS
     state.holdings[me][species] = 3
-    state.version += 1
+    env.unwrapped.observer.clear_caches()
     observed = env.observe(env.agent_selection)
     assert agent.act(observed["observation"], observed["action_mask"]) == A.ADD  # ADD(10): a bid of 90
 

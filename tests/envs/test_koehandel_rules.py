@@ -47,7 +47,7 @@ def minus(a, b):
 def sync(env):
     """After poking the state: the env caches the mask and the agent selection, the observer its blocks."""
     env._mask_fresh = False
-    env.state_.version += 1
+    env.observer.clear_caches()
     env.agent_selection = env.possible_agents[env.state_.current_player]
 
 
