@@ -32,9 +32,8 @@ from .config import DENOMINATIONS, NUM_DENOMS, NUM_SPECIES
 from .money import has_exact_payment, legal_payments, value
 from .rules import MONEY, PEDIGREE, KoehandelState
 
-POPULATION = 16
+POPULATIONS = (16,) * 10 + (64, 64)  # worlds per replay, one replay after the other until one succeeds
 MAX_FAILURES = 12  # backtracks per replay
-RESTARTS = 12
 TRADE_TRIES = 24  # challenger offers tried per hidden trade round
 LOOKAHEAD = 2  # hidden payments ahead that a draw is checked against exactly
 
@@ -550,15 +549,15 @@ def _needs(steps: list[Step], n: int) -> list[list[Need]]:
 def _search(history: _History, world: World, rng: np.random.Generator) -> World:
     """Replay the history on sampled worlds, starting afresh a few times if a replay gets stuck."""
     history.needs = _needs(history.steps, len(world.hands))
-    for _ in range(RESTARTS):
-        found = _replay(history, world, rng)
+    for population in POPULATIONS:
+        found = _replay(history, world, rng, population)
         if found is not None:
             return found
     raise SamplingError("koehandel: no consistent re-deal found (every sampled history contradicted "
                         "an observed fact)")
 
 
-def _replay(history: _History, world: World, rng: np.random.Generator) -> World | None:
+def _replay(history: _History, world: World, rng: np.random.Generator, population: int) -> World | None:
     """Sequential Monte Carlo with conflict-directed backtracking.
 
     A population of worlds replays the steps; random steps draw what also meets the seats' needs
@@ -567,14 +566,14 @@ def _replay(history: _History, world: World, rng: np.random.Generator) -> World 
     random step that touched the seats involved; if that fails again, from the one before it.
     """
     steps, needs = history.steps, history.needs
-    saved = {0: [world.copy() for _ in range(POPULATION)]}
+    saved = {0: [world.copy() for _ in range(population)]}
     k = frontier = failures = 0
     culprit, conflict = len(steps), set()
     while k < len(steps):
         step = steps[k]
         alive = [w for w in (w.copy() for w in saved[k]) if step.run(w, rng, needs[k + 1])]
         if alive:
-            while len(alive) < POPULATION:
+            while len(alive) < population:
                 alive.append(alive[int(rng.integers(len(alive)))].copy())
             k += 1
             saved[k] = alive
@@ -589,7 +588,7 @@ def _replay(history: _History, world: World, rng: np.random.Generator) -> World 
         if culprit >= 0:
             conflict |= steps[culprit].seats
         k = max(culprit, 0)
-    return saved[k][int(rng.integers(POPULATION))]
+    return saved[k][int(rng.integers(population))]
 
 
 def _culprit(steps: list[Step], k: int, conflict: set) -> int:
