@@ -146,14 +146,9 @@ def test_observations_stay_in_the_space_during_a_game(players, options):
     env.reset(seed=players)
     space = env.observation_space("player_0")
     low, high = space["observation"].low, space["observation"].high
-    rng = np.random.default_rng(players)
-    steps = 0
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        if steps % 7 == 0:  # every agent, at a regular sample of the steps
+
+    def check(agent, obs, taken):
+        if taken % 7 == 0:  # every agent, at a regular sample of the steps
             for other in env.possible_agents:
                 view = env.observe(other)
                 vector = view["observation"]
@@ -163,8 +158,8 @@ def test_observations_stay_in_the_space_during_a_game(players, options):
                 assert view["action_mask"].any() == (other == agent)
                 assert set(np.unique(view["action_mask"])) <= {0, 1}
         assert space.contains(obs)
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        steps += 1
+
+    steps = play_random(env, players, each_step=check)
     assert steps > 100
 
 

@@ -1469,30 +1469,23 @@ def test_rat_trade_example():
     assert env.events[-1]["winner"] == 0
 
 
-def test_rat_trade_stake_two_when_both_hold_two():
-    """K-A24: stake 2 only if both hold exactly two rats; D wins and gets rid of both (C 4, D 0)."""
+@pytest.mark.parametrize("c_rats, d_rats, stake, after_c_wins, after_d_wins", [
+    (1, 1, 1, (0, 2), (2, 0)), (1, 2, 1, (0, 3), (2, 1)), (2, 1, 1, (1, 2), (3, 0)),
+    (1, 3, 1, (0, 4), (2, 2)), (3, 1, 1, (2, 2), (4, 0)), (2, 2, 2, (0, 4), (4, 0)),
+])
+@pytest.mark.parametrize("c_wins", [True, False])
+def test_rat_trade_table(c_rats, d_rats, stake, after_c_wins, after_d_wins, c_wins):
+    """§7.7 table, K-A24: stake 2 only if both hold exactly two rats (not "all his rats"); the winner
+    gives k of his own rats to the loser."""
     env = make(4)
-    hold(env, 0, {RAT: 2})
-    hold(env, 1, {RAT: 2})
+    hold(env, 0, {RAT: c_rats})
+    hold(env, 1, {RAT: d_rats})
     s = _trade(env, 0, 1, RAT)
-    assert s.trade_stake == 2
-    offer(env, 0, 10)
+    assert s.trade_stake == stake
+    offer(env, 0, 50 if c_wins else 10)
     do(env, 1, A.COUNTER)
-    offer(env, 1, 20)
-    assert s.holdings[0][RAT] == 4 and s.holdings[1][RAT] == 0
-
-
-def test_rat_trade_stake_one_when_not_two_each():
-    """K-A24: 1 v 3 -> stake 1, not "all his rats"."""
-    env = make(4)
-    hold(env, 0, {RAT: 3})
-    hold(env, 1, {RAT: 1})
-    s = _trade(env, 0, 1, RAT)
-    assert s.trade_stake == 1
-    offer(env, 0, 50)
-    do(env, 1, A.COUNTER)
-    offer(env, 1, 10)
-    assert s.holdings[0][RAT] == 2 and s.holdings[1][RAT] == 2
+    offer(env, 1, 10 if c_wins else 50)
+    assert (s.holdings[0][RAT], s.holdings[1][RAT]) == (after_c_wins if c_wins else after_d_wins)
 
 
 def test_rat_trade_accept_makes_challenger_winner():
