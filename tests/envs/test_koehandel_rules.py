@@ -1297,6 +1297,18 @@ def _trade(env, challenger, challenged, species, top=HORSE):
     return s
 
 
+def _tied_first_round(env, species, c_cards, d_cards):
+    """Seat 0 challenges seat 1 (holding ``c_cards`` / ``d_cards`` of ``species``); {10} v {10} ties."""
+    hold(env, 0, {species: c_cards})
+    hold(env, 1, {species: d_cards})
+    s = _trade(env, 0, 1, species)
+    offer(env, 0, 10)
+    do(env, 1, A.COUNTER)
+    offer(env, 1, 10)
+    assert s.trade_round == 2
+    return s
+
+
 def test_worked_trade_1_countered_d_wins():
     """§7.6 example 1: C 1 dog, D 2 dogs; {50,10,0} vs {50,20}: D wins the dog; C +10 cash, 1 card fewer."""
     env = make(4)
@@ -1399,13 +1411,7 @@ def test_trade_stake_table(c, d, c_wins, after):
 def test_retrade_allows_accept_by_default():
     """K-A23 (default): after a tie the challenged may accept the new offer; C wins."""
     env = make(4)
-    hold(env, 0, {SHEEP: 1})
-    hold(env, 1, {SHEEP: 1})
-    s = _trade(env, 0, 1, SHEEP)
-    offer(env, 0, 10)
-    do(env, 1, A.COUNTER)
-    offer(env, 1, 10)
-    assert s.trade_round == 2
+    s = _tied_first_round(env, SHEEP, 1, 1)
     offer(env, 0, 0)
     assert legal(env) == {A.ACCEPT, A.COUNTER}
     do(env, 1, A.ACCEPT)
@@ -1503,12 +1509,7 @@ def test_rat_trade_accept_makes_challenger_winner():
 def test_rat_trade_double_tie_challenger_gives_rats():
     """K-A26 (and K-A23 for rat trades): a second tie makes C the winner; C gives k rats automatically."""
     env = make(4)
-    hold(env, 0, {RAT: 2})
-    hold(env, 1, {RAT: 1})
-    s = _trade(env, 0, 1, RAT)
-    offer(env, 0, 10)
-    do(env, 1, A.COUNTER)
-    offer(env, 1, 10)
+    s = _tied_first_round(env, RAT, 2, 1)
     offer(env, 0, 10)
     assert legal(env) == {A.ACCEPT, A.COUNTER}  # the rat trade is repeated in full, accept included
     do(env, 1, A.COUNTER)
