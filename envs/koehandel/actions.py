@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+from functools import lru_cache
+
+import numpy as np
+
 from .config import DENOMINATIONS, NUM_DENOMS, NUM_SPECIES
 
 AUCTION, TRADE, END_TURN = 0, 1, 2
@@ -35,6 +40,30 @@ SPECIES_NAMES = ("rooster", "goose", "cat", "dog", "sheep", "goat", "donkey", "p
 
 def target_action(offset: int, species: int) -> int:
     return TARGET + NUM_SPECIES * (offset - 1) + species
+
+
+def bid_choices(building: bool, room: int) -> tuple[int, ...]:
+    """D4 (§12.2): the raises that fit in ``room``; PASS before the first one, BID after."""
+    return _BID_CHOICES[building][bisect_right(RAISES, room)]
+
+
+_BID_CHOICES = ([(PASS, *[ADD + j for j in range(k)]) for k in range(len(RAISES) + 1)],
+                [(*[ADD + j for j in range(k)], BID) for k in range(len(RAISES) + 1)])
+
+
+@lru_cache(maxsize=1024)
+def card_choices(denominations: tuple[int, ...], done: bool) -> tuple[int, ...]:
+    """A selection step (§12.3): one more card of each of ``denominations``, and DONE if allowed."""
+    return tuple(CARD + d for d in denominations) + ((DONE,) if done else ())
+
+
+@lru_cache(maxsize=4096)
+def action_mask(legal: tuple[int, ...]) -> np.ndarray:
+    """The int8 mask of a tuple of legal actions (read-only, shared)."""
+    mask = np.zeros(NUM_ACTIONS, np.int8)
+    mask[list(legal)] = 1
+    mask.flags.writeable = False
+    return mask
 
 
 def _names() -> list[str]:

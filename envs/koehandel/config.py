@@ -30,6 +30,9 @@ CHOICES = {
 }
 
 
+MAX_CARDS_PER_DENOMINATION = 127  # far above any real deck; payments pack counts into 7 bits
+
+
 class ConfigError(ValueError):
     """An invalid Koehandel option or game-data file."""
 
@@ -143,6 +146,9 @@ class KoehandelConfig:
                 not isinstance(self.overbid_cap, int) or self.overbid_cap < 10 or self.overbid_cap % 10):
             raise ConfigError(f"koehandel: overbid_cap must be None or a positive multiple of 10, "
                               f"got {self.overbid_cap!r}")
+        if max(self.money_composition) > MAX_CARDS_PER_DENOMINATION:
+            raise ConfigError(f"koehandel: money_composition allows at most {MAX_CARDS_PER_DENOMINATION} cards "
+                              f"per denomination, got {list(self.money_composition)}")
         need = self.required_money()
         short = [f"{DENOMINATIONS[d]}: {need[d]} needed, {have} given"
                  for d, have in enumerate(self.money_composition) if have < need[d]]

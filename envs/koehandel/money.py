@@ -6,6 +6,7 @@ Paying an amount without change (§4.4, K-A11) and the card-by-card selection ma
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .config import DENOMINATIONS, NUM_DENOMS
 
@@ -68,10 +69,44 @@ def auto_payment(options: Sequence[Sequence[int]]) -> tuple[int, ...]:
     return min(options, key=lambda f: (value(f), sum(f), [-c for c in reversed(f)]))
 
 
-def can_extend(options: Sequence[Sequence[int]], selected: Sequence[int], d: int) -> bool:
-    """Whether some legal payment contains ``selected`` plus one more card of denomination ``d``."""
-    need = selected[d] + 1
-    return any(f[d] >= need and all(f[e] >= selected[e] for e in range(NUM_DENOMS)) for f in options)
+# Count vectors packed into one int, FIELD bits per denomination with a guard bit on top of each field,
+# so that one subtraction compares all denominations at once (SWAR).
+FIELD = 8
+MAX_COUNT = (1 << (FIELD - 1)) - 1  # cards of one denomination a packed vector can hold
+GUARDS = sum(1 << (FIELD * d + FIELD - 1) for d in range(NUM_DENOMS))
+ONES = sum(1 << (FIELD * d) for d in range(NUM_DENOMS))
+SHIFTS = tuple(FIELD * d for d in range(NUM_DENOMS))
+
+
+def pack(counts: Sequence[int]) -> int:
+    return sum(c << shift for c, shift in zip(counts, SHIFTS))
+
+
+def extensions(packed_options: Sequence[int], selected: int) -> tuple[int, bool, list[int]]:
+    """The selection masks of §12.3 for a payment being built card by card: the denominations d such
+    that some legal payment contains ``selected`` plus one more card of d (as guard bits, see
+    :func:`guarded_denominations`), whether ``selected`` is
+    itself a legal payment, and the options that contain ``selected`` (all packed with :func:`pack`;
+    as the selection grows, pass these instead of all options)."""
+    grow, complete, fitting = 0, False, []
+    for option in packed_options:
+        spare = (option | GUARDS) - selected  # guard bit of d set iff option[d] >= selected[d]
+        if spare & GUARDS == GUARDS:  # the option contains the selection
+            fitting.append(option)
+            grow |= spare - ONES  # guard bit of d set iff option[d] > selected[d]
+            complete = complete or option == selected
+    return grow & GUARDS, complete, fitting
+
+
+@lru_cache(maxsize=1 << NUM_DENOMS)
+def guarded_denominations(guards: int) -> tuple[int, ...]:
+    """The denominations whose guard bits are set in ``guards``."""
+    return tuple(d for d in range(NUM_DENOMS) if guards >> (SHIFTS[d] + FIELD - 1) & 1)
+
+
+def contains(larger: int, smaller: int) -> bool:
+    """Whether the packed count vector ``larger`` is at least ``smaller`` in every denomination."""
+    return ((larger | GUARDS) - smaller) & GUARDS == GUARDS
 
 
 def describe(counts: Sequence[int]) -> str:

@@ -2,7 +2,12 @@
 
 One int32 vector, seat-relative (slot 0 = the observer, slot o = the player o seats to its left),
 −1 where the observer does not know a value. Blocks 2 and 3 come from the state's
-:class:`~.records.Memory` and are cached per viewer until the next event settles.
+:class:`~.records.Memory`.
+
+The encoder is in the hot loop, so it keeps each viewer's last vector and, when the state has moved on,
+rewrites only the groups of values whose inputs changed: every group has a key made of exactly those
+inputs. The seats block is kept once, in absolute seat order with its rows repeated, so that a viewer's
+rotation is a slice.
 """
 
 from __future__ import annotations
@@ -13,17 +18,31 @@ from ..core.game import Observer
 from ..core.layout import ObservationLayout
 from . import actions as A
 from .config import NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, RAT
-from .records import SLOTS, table_shapes
+from .records import SLOTS, record_blocks
 from .rules import MONEY, PEDIGREE, KoehandelGame, KoehandelState
 
-COMPACT_ROWS = 16
+DECK_FEATURES = NUM_SPECIES + NUM_ANIMALS + 2
 SEAT_FEATURES = 30  # hand size, 11 species, 10 pedigrees, 6 roles, highest bid on this card, present
 ROLES = ("on_turn", "auctioneer", "high_bidder", "challenger", "challenged", "pedigree_winner")
-PEDIGREE_COLUMN, ROLE_COLUMN = 1 + NUM_SPECIES, 1 + NUM_SPECIES + NUM_ANIMALS
-NO_PEDIGREES, NO_ROLES = (0,) * NUM_ANIMALS, (0,) * len(ROLES)
+HOLDINGS_COLUMN, PEDIGREE_COLUMN = 1, 1 + NUM_SPECIES
+ROLE_COLUMN, BID_COLUMN = PEDIGREE_COLUMN + NUM_ANIMALS, PEDIGREE_COLUMN + NUM_ANIMALS + len(ROLES)
 SELECTIONS = (A.D_OFFER, A.D_COUNTER, A.D_PAY, A.D_STAKE, A.D_PED_CARDS)
 RESPONSES = {"accept": 1, "counter": 2}
 RESULTS = {"challenger": 1, "challenged": 2, "tie": 3}
+NO_TRADE = [-1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0] + [-1] * (3 * NUM_DENOMS)
+UNKNOWN = [-1] * NUM_DENOMS
+
+
+class _View:
+    """One viewer's last vector (without its private build steps) and the keys it was written from."""
+
+    __slots__ = ("vector", "version", "acting", "game", "hand", "deck", "seats", "bidding", "pedigree",
+                 "pot", "trade", "records")
+
+    def __init__(self, size: int):
+        self.vector = np.zeros(size, np.int32)
+        self.version = self.acting = self.game = self.hand = self.deck = self.seats = None
+        self.bidding = self.pedigree = self.pot = self.trade = self.records = None
 
 
 class KoehandelObserver(Observer):
@@ -36,14 +55,11 @@ class KoehandelObserver(Observer):
 
     @staticmethod
     def build_layout(game: KoehandelGame) -> ObservationLayout:
-        cfg = game.cfg
-        rows = {name: shape[0] if cfg.observation_mode == "full_record" else min(COMPACT_ROWS, shape[0])
-                for name, shape in table_shapes(cfg).items()}
         blocks = [
             ("decision", (16,)),          # one-hot decision id D1..D15 (0: none / not on turn)
             ("game", (6,)),               # phase (1 final), players, turns, donkeys, deck size, relative seat on turn
             ("own_hand", (NUM_DENOMS + 1,)),  # cards per denomination, cash
-            ("deck", (NUM_SPECIES + NUM_ANIMALS + 2,)),  # red cards left per species, pedigrees left, money left, top back
+            ("deck", (DECK_FEATURES,)),  # red cards left per species, pedigrees left, money left, top back
             ("seats", (SLOTS, SEAT_FEATURES)),
             ("auction", (6,)),            # card kind, species, h, high bidder, passes, own pending raise
             ("pedigree", (3 + SLOTS,)),   # own commitment, winner, k*, tied flags per slot
@@ -51,122 +67,103 @@ class KoehandelObserver(Observer):
             ("trade", (11 + 3 * NUM_DENOMS,)),  # see _trade
             ("selection", (NUM_DENOMS + 1,)),  # cards selected so far, target amount or count
             ("looked_card", (1,)),        # 2 players: the card the distributor looks at (only him)
-            ("digest", (SLOTS - 1, 17)),
         ]
-        blocks += [(f"record_{name}", (rows[name], shape[1])) for name, shape in table_shapes(cfg).items()]
-        return ObservationLayout(blocks)
+        return ObservationLayout(blocks + record_blocks(game.cfg))  # digest and event tables
 
     def __init__(self, game: KoehandelGame):
         super().__init__(game)
-        self.full = game.cfg.observation_mode == "full_record"
-        self.record_start = self.layout.offset("digest")
-        self.digest_size = self.layout.slices["digest"].stop - self.record_start
-        self.table_slices = {
-            name[len("record_"):]: slice(view.start - self.record_start, view.stop - self.record_start)
-            for name, view in self.layout.slices.items() if name.startswith("record_")}
-        self.pending_index = self.layout.offset("auction") + 5
-        self.selection_slice = self.layout.slices["selection"]
-        self._current_cache: dict[int, tuple] = {}
-        self._deck_cache: tuple = (None, None)
-        self._seat_cache: dict[int, tuple] = {}
-        self._record_cache: dict[int, tuple] = {}
+        self.n = n = game.num_players
+        self.reveal_ties = game.cfg.reveal_pedigree_ties
+        start = self.layout.offset
+        self.game_index, self.hand_index, self.deck_index = start("game"), start("own_hand"), start("deck")
+        self.seats_slice = slice(start("seats"), start("seats") + n * SEAT_FEATURES)
+        self.auction_index, self.pedigree_index = start("auction"), start("pedigree")
+        self.pot_index, self.trade_index = start("rat_pot"), start("trade")
+        self.pending_index = start("auction") + 5
+        self.selection_index, self.target_index = start("selection"), start("selection") + NUM_DENOMS
+        self.looked_index = start("looked_card")
+        self.records_index = start("digest")
+        self.clear_caches()
 
     def clear_caches(self) -> None:
-        """Forget cached blocks; needed only after editing a state by hand (tests, puzzles)."""
-        self._current_cache.clear()
-        self._seat_cache.clear()
-        self._record_cache.clear()
-        self._deck_cache = (None, None)
+        """Forget every cached value; needed only after editing a state by hand (tests, puzzles)."""
+        self._state: KoehandelState | None = None
+        self._views = [_View(self.layout.size) for _ in range(self.n)]
+        # the seats block in absolute seat order, rows repeated (viewer v reads rows v..v+n-1), updated
+        # once per state version; the stamp counts its changes
+        self._rows = np.zeros((2 * self.n, SEAT_FEATURES), np.int32)
+        self._rows[:, -1] = 1
+        self._rows_version = self._rows_sizes = self._rows_epoch = self._rows_max_bid = self._rows_roles = None
+        self._rows_stamp = 0
+        self._role_columns: dict[tuple[int, ...], np.ndarray] = {}
+        self._deck_key: tuple | None = None
+        self._deck_values: list[int] = []
 
     def encode(self, state: KoehandelState, player: int) -> np.ndarray:
-        cached = self._current_cache.get(player)
-        if cached is None or cached[0] is not state or cached[1] != state.version:
-            head, tail = self._current(state, player)
-            block = np.concatenate((np.array(head, np.int32), self._seat_block(state, player),
-                                    np.array(tail, np.int32)))
-            cached = (state, state.version, block)
-            self._current_cache[player] = cached
-        out = np.concatenate((cached[2], self._records(state, player)))
+        if state is not self._state:
+            self.clear_caches()
+            self._state = state
+        view = self._views[player]
+        if view.version != state.version:
+            self._refresh(state, player, view)
+        out = view.vector.copy()
         # the only values that change without a new decision: the mover's own build steps
         if state.current_player == player and not state.is_terminal:
             decision = state.decision
             if decision == A.D_BID:
                 out[self.pending_index] = state.pending
             elif decision in SELECTIONS:
-                out[self.selection_slice.start: self.selection_slice.stop - 1] = state.selection
+                out[self.selection_index:self.target_index] = state.selection
         return out
 
-    # ------------------------------------------------------------------ block 3 and 2 (cached)
-    def _records(self, state: KoehandelState, player: int) -> np.ndarray:
-        """Blocks 2 and 3 of ``player``; only the tables that grew since the last call are rewritten."""
-        memory = state.memory
-        cached = self._record_cache.get(player)
-        if cached is not None and cached[0] is memory and cached[1] == memory.epoch:
-            return cached[2]
-        if cached is None or cached[0] is not memory:
-            cached = (memory, -1, np.zeros(self.layout.size - self.record_start, np.int32), {})
-        block, counts = cached[2], cached[3]
-        block[: self.digest_size] = memory.digest[player].ravel()
-        for name, table in memory.tables.items():
-            count = memory.counts[name]
-            if counts.get(name) == count:
-                continue
-            counts[name] = count
-            view = block[self.table_slices[name]].reshape(self.layout.shapes[f"record_{name}"])
-            mine = table[player]
-            if self.full:
-                view[:] = mine
-            else:  # newest row first, zero rows after the oldest one kept
-                kept = mine[max(0, count - COMPACT_ROWS): count][::-1]
-                view[: len(kept)] = kept
-                view[len(kept):] = 0
-        self._record_cache[player] = (memory, memory.epoch, block, counts)
-        return block
+    # ------------------------------------------------------------------ groups of values
+    def _refresh(self, s: KoehandelState, me: int, view: _View) -> None:
+        """Bring ``view`` up to date with ``s``: one key per group, the group rewritten if it moved."""
+        vec, n = view.vector, self.n
+        view.version = s.version
+        acting = s.decision if s.current_player == me and not s.is_terminal else 0
+        target = s.amount if acting == A.D_PAY else s.kstar if acting in (A.D_STAKE, A.D_PED_CARDS) else 0
+        key = (acting, target, s.looked if acting == A.D_DISTRIBUTE else -1)
+        if key != view.acting:
+            view.acting = key
+            vec[:16] = 0
+            if acting:
+                vec[acting] = 1
+            vec[self.target_index] = target
+            vec[self.looked_index] = key[2]
+        key = (s.turns, s.donkeys, len(s.deck), s.turn_player)
+        if key != view.game:
+            view.game = key
+            vec[self.game_index:self.game_index + 6] = (
+                not s.deck, n, s.turns, s.donkeys, len(s.deck), (s.turn_player - me) % n)
+        hand = s.hands[me]
+        if hand != view.hand:
+            view.hand = list(hand)
+            vec[self.hand_index:self.hand_index + NUM_DENOMS] = hand
+            vec[self.hand_index + NUM_DENOMS] = s.cash[me]
+        key = (len(s.deck), s.decision == A.D_DISTRIBUTE)
+        if key != view.deck:
+            view.deck = key
+            vec[self.deck_index:self.deck_index + DECK_FEATURES] = self._deck(s, key)
+        if self._rows_version != s.version:
+            self._update_rows(s)
+        if view.seats != self._rows_stamp:
+            view.seats = self._rows_stamp
+            vec[self.seats_slice] = self._rows[me:me + n].ravel()
+        self._auction(s, me, view, vec)
+        self._trade(s, me, view, vec)
+        if view.records != s.memory.epoch:  # blocks 2 and 3, kept by the memory as laid out here
+            view.records = s.memory.epoch
+            vec[self.records_index:] = s.memory.block[me]
 
-    # ------------------------------------------------------------------ block 1
-    def _current(self, s: KoehandelState, me: int) -> tuple[list[int], list[int]]:
-        """Block 1 before and after the seats."""
-        n, decision = s.n, s.decision
-        acting = decision and s.current_player == me and not s.is_terminal
-        rel = (lambda seat: -1 if seat is None or seat < 0 else (seat - me) % n)
-        values = [0] * 16
-        if acting:
-            values[decision] = 1
-        values += [int(not s.deck), n, s.turns, s.donkeys, len(s.deck), rel(s.turn_player)]
-        values += s.hands[me] + [s.cash[me]]
-        values += self._deck(s)
-        head, values = values, self._auction(s, me, rel)
-        values += self._trade(s, me, rel)
-        if acting and decision in SELECTIONS:  # the counts themselves are written by encode
-            target = s.amount if decision == A.D_PAY else s.kstar if decision in (A.D_STAKE, A.D_PED_CARDS) else 0
-            values += [0] * NUM_DENOMS + [target]
-        else:
-            values += [0] * (NUM_DENOMS + 1)
-        looker = decision == A.D_DISTRIBUTE and s.current_player == me
-        values.append(s.looked if looker else -1)
-        return head, values
-
-    def _seat_block(self, s: KoehandelState, me: int) -> np.ndarray:
-        """The seats block, cached until something in it can have changed: holdings and pedigrees
-        change only when an event settles (the memory's epoch), the rest is in the key."""
-        key = (s, s.memory.epoch, tuple(s.sizes), tuple(s.max_bid), s.turn_player, s.auctioneer,
-               s.high_bidder, s.challenger, s.challenged, s.winner, s.kstar)
-        cached = self._seat_cache.get(me)
-        if cached is None or cached[0] != key:
-            cached = (key, np.array(self._seats(s, me), np.int32))
-            self._seat_cache[me] = cached
-        return cached[1]
-
-    def _deck(self, s: KoehandelState) -> list[int]:
-        """Red cards left per species and pedigree, money cards left, back colour of the top card.
-        The deck only shrinks, so this is cached on its length."""
-        looking = s.decision == A.D_DISTRIBUTE  # the looked-at card's face is the looker's alone (§8.1)
-        key = (s, len(s.deck), looking)
-        if self._deck_cache[0] == key:
-            return self._deck_cache[1]
+    def _deck(self, s: KoehandelState, key: tuple) -> list[int]:
+        """Red cards left per species and pedigree, money cards left, back colour of the top card; the
+        deck only shrinks, so this is shared by all viewers and kept until its length changes."""
+        if key == self._deck_key:
+            return self._deck_values
         left = [0] * (NUM_SPECIES + NUM_ANIMALS)
         money = 0
-        for card in s.deck + [s.looked] if looking else s.deck:
+        for card in s.deck + [s.looked] if key[1] else s.deck:  # the looked-at card's face is the looker's (§8.1)
             if card >= MONEY:
                 money += 1
             elif card >= PEDIGREE:
@@ -174,70 +171,110 @@ class KoehandelObserver(Observer):
             else:
                 left[card] += 1
         top = -1 if not s.deck else int(s.deck[-1] >= MONEY)  # back colour, 1 green (money), 0 red: K-A6
-        self._deck_cache = (key, left + [money, top])
-        return self._deck_cache[1]
+        self._deck_key, self._deck_values = key, left + [money, top]
+        return self._deck_values
 
-    @staticmethod
-    def _seats(s: KoehandelState, me: int) -> list[int]:
-        """Per seat: hand size (public, K-A13), holdings, pedigrees, roles, highest bid on this card."""
-        n = s.n
-        rows = [[s.sizes[seat], *s.holdings[seat], *NO_PEDIGREES, *NO_ROLES, s.max_bid[seat], 1]
-                for seat in range(n)]
-        for species, owner in enumerate(s.pedigree_owner):
-            if owner >= 0:
-                rows[owner][PEDIGREE_COLUMN + species] = 1
+    def _update_rows(self, s: KoehandelState) -> None:
+        """Per seat: hand size (public, K-A13), holdings, pedigrees, roles, highest bid on this card.
+        Holdings and pedigrees change only as an event settles (the memory's epoch)."""
+        rows, n = self._rows, self.n
+        self._rows_version = s.version
+        changed = False
+        if s.sizes != self._rows_sizes:
+            self._rows_sizes = list(s.sizes)
+            rows[:, 0] = s.sizes * 2
+            changed = True
+        if s.memory.epoch != self._rows_epoch:
+            self._rows_epoch = s.memory.epoch
+            rows[:n, HOLDINGS_COLUMN:PEDIGREE_COLUMN] = s.holdings
+            rows[:n, PEDIGREE_COLUMN:ROLE_COLUMN] = 0
+            for species, owner in enumerate(s.pedigree_owner):
+                if owner >= 0:
+                    rows[owner, PEDIGREE_COLUMN + species] = 1
+            rows[n:, HOLDINGS_COLUMN:ROLE_COLUMN] = rows[:n, HOLDINGS_COLUMN:ROLE_COLUMN]
+            changed = True
         roles = (s.turn_player, s.auctioneer, s.high_bidder, s.challenger, s.challenged,
                  s.winner if s.kstar else -1)
-        for role, seat in enumerate(roles):
-            if seat >= 0:
-                rows[seat][ROLE_COLUMN + role] = 1
-        out: list[int] = []
-        for slot in range(n):
-            out += rows[(me + slot) % n]
-        return out + [0] * (SEAT_FEATURES * (SLOTS - n))
+        if roles != self._rows_roles:
+            self._rows_roles = roles
+            rows[:, ROLE_COLUMN:BID_COLUMN] = self._role_block(roles)
+            changed = True
+        if s.max_bid != self._rows_max_bid:
+            self._rows_max_bid = list(s.max_bid)
+            rows[:, BID_COLUMN] = s.max_bid * 2
+            changed = True
+        self._rows_stamp += changed
 
-    @staticmethod
-    def _auction(s: KoehandelState, me: int, rel) -> list[int]:
-        n, card = s.n, s.card
-        if s.auctioneer < 0 or card < 0:
-            kind, species = 0, -1
-        elif card < NUM_ANIMALS:
-            kind, species = 1, card
-        elif card == RAT:
-            kind, species = 3, RAT
-        else:
-            kind, species = 2, card - PEDIGREE
-        out = [kind, species, s.high, rel(s.high_bidder), s.passes, 0]  # own pending raise: see encode
-        own_commit = s.commits[me] if kind == 2 and s.commits[me] is not None else -1
-        tied = [0] * SLOTS
-        for seat in s.tied if s.cfg.reveal_pedigree_ties else ():
-            tied[rel(seat)] = 1
-        out += [own_commit, rel(s.winner) if s.kstar else -1, s.kstar] + tied
-        laid = [0] * SLOTS
-        own = [0] * NUM_DENOMS
-        for seat, d in s.pot:
-            laid[rel(seat)] += 1
-            if seat == me:
-                own[d] += 1
-        return out + laid + own
+    def _role_block(self, roles: tuple[int, ...]) -> np.ndarray:
+        """The role columns of the repeated rows for the seats in ``roles`` (−1: nobody), memoized."""
+        block = self._role_columns.get(roles)
+        if block is None:
+            block = np.zeros((2 * self.n, len(ROLES)), np.int32)
+            for role, seat in enumerate(roles):
+                if seat >= 0:
+                    block[seat, role] = block[seat + self.n, role] = 1
+            self._role_columns[roles] = block
+        return block
 
-    @staticmethod
-    def _trade(s: KoehandelState, me: int, rel) -> list[int]:
+    def _auction(self, s: KoehandelState, me: int, view: _View, vec: np.ndarray) -> None:
+        """Blocks auction, pedigree and rat_pot. ``seq`` counts settled events: within one, the tie
+        list is set with k* and the pot only grows, so their lengths stand for their contents."""
+        n, card = self.n, s.card if s.auctioneer >= 0 else -1
+        key = (card, s.high, s.high_bidder, s.passes)
+        if key != view.bidding:
+            view.bidding = key
+            if card < 0:
+                kind, species = 0, -1
+            elif card < NUM_ANIMALS:
+                kind, species = 1, card
+            elif card == RAT:
+                kind, species = 3, RAT
+            else:
+                kind, species = 2, card - PEDIGREE
+            high_bidder = -1 if s.high_bidder < 0 else (s.high_bidder - me) % n
+            vec[self.auction_index:self.auction_index + 5] = (kind, species, s.high, high_bidder, s.passes)
+        pedigree = PEDIGREE <= card < MONEY
+        key = (s.seq, s.commits[me], s.kstar, s.winner) if pedigree else -1
+        if key != view.pedigree:
+            view.pedigree = key
+            block = vec[self.pedigree_index:self.pedigree_index + 3 + SLOTS]
+            own = s.commits[me] if pedigree and s.commits[me] is not None else -1
+            block[:3] = (own, (s.winner - me) % n if s.kstar else -1, s.kstar)
+            block[3:] = 0
+            for seat in s.tied if self.reveal_ties else ():
+                block[3 + (seat - me) % n] = 1
+        key = (s.seq, len(s.pot)) if s.pot else -1
+        if key != view.pot:
+            view.pot = key
+            laid = [0] * (SLOTS + NUM_DENOMS)
+            for seat, d in s.pot:
+                laid[(seat - me) % n] += 1
+                if seat == me:
+                    laid[SLOTS + d] += 1
+            vec[self.pot_index:self.pot_index + SLOTS + NUM_DENOMS] = laid
+
+    def _trade(self, s: KoehandelState, me: int, view: _View, vec: np.ndarray) -> None:
         """C, D, species, stake, round, round-1 response and result, round-2 response, offer card counts
-        (C and D in round 1, C in round 2), round-1 compositions (traders only), own offer in transit."""
-        unknown = [-1] * NUM_DENOMS
+        (C and D in round 1, C in round 2), round-1 compositions (traders only), own offer in transit.
+        A trade settles with a new ``seq``; within one, its phase is (round, rounds begun, decision)."""
+        key = (s.seq, s.challenger, s.trade_round, len(s.rounds), s.decision) if s.challenger >= 0 else -1
+        if key == view.trade:
+            return
+        view.trade = key
         if s.challenger < 0:
-            return [-1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0] + unknown * 3
+            vec[self.trade_index:self.trade_index + len(NO_TRADE)] = NO_TRADE
+            return
+        n = self.n
         laid = sum(s.offers[0]) if s.decision in (A.D_RESPONSE, A.D_COUNTER) else 0
         first = s.rounds[0] if s.rounds else {}
         done = "result" in first  # round 1 ended in a tie
         second = s.rounds[1] if len(s.rounds) > 1 else {}
-        out = [rel(s.challenger), rel(s.challenged), s.species, s.trade_stake, s.trade_round,
+        out = [(s.challenger - me) % n, (s.challenged - me) % n, s.species, s.trade_stake, s.trade_round,
                RESPONSES.get(first.get("response"), 0), RESULTS.get(first.get("result"), 0),
                RESPONSES.get(second.get("response"), 0),
                first["offer_cards"] if done else laid, first["counter_cards"] if done else 0,
                laid if s.trade_round == 2 else 0]
         trader = me in (s.challenger, s.challenged)
-        out += first["offer"] + first["counter"] if done and trader else unknown * 2
-        out += s.offers[0] if laid and me == s.challenger else unknown
-        return out
+        out += first["offer"] + first["counter"] if done and trader else UNKNOWN * 2
+        out += s.offers[0] if laid and me == s.challenger else UNKNOWN
+        vec[self.trade_index:self.trade_index + len(out)] = out

@@ -7,10 +7,12 @@ updates its block-2 digest of each opponent's money. Seats are relative to the v
 
 from __future__ import annotations
 
+from array import array
 from typing import Any
 
 import numpy as np
 
+from ..core.layout import ObservationLayout
 from .config import DENOMINATIONS, NUM_DENOMS, KoehandelConfig
 
 UNKNOWN = [-1] * NUM_DENOMS
@@ -21,6 +23,8 @@ SEEN_IN, SEEN_OUT, UNSEEN_IN, UNSEEN_OUT, CASH_BOUND = 0, 7, 14, 15, 16
 DECISION_CODES = {None: 0, "decline": 1, "buy": 2}
 RESPONSE_CODES = {"accept": 1, "counter": 2}
 RESULT_CODES = {"challenger": 1, "challenged": 2, "tie": 3}
+TRADE_COLUMNS = 41
+COMPACT_ROWS = 16
 
 
 def table_shapes(cfg: KoehandelConfig) -> dict[str, tuple[int, int]]:
@@ -30,10 +34,20 @@ def table_shapes(cfg: KoehandelConfig) -> dict[str, tuple[int, int]]:
         shapes = {"distributions": (-(-deck // 2), 7)}
     else:
         shapes = {"auctions": (50, 24), "rat_auctions": (4, 58)}
-    shapes["trades"] = (cfg.max_turns, 41)
+    shapes["trades"] = (cfg.max_turns, TRADE_COLUMNS)
     if cfg.overbid_mode == "reveal_and_restart" and cfg.num_players > 2:  # 2 players hold no auctions
         shapes["defaults"] = (250, 11)
     return shapes
+
+
+def record_blocks(cfg: KoehandelConfig) -> list[tuple[str, tuple[int, int]]]:
+    """Blocks 2 and 3 of the observation (§12.5): the opponent digest, then a window on each event
+    table, all of its rows (``full_record``) or the newest ``COMPACT_ROWS``, newest first (``compact``)."""
+    full = cfg.observation_mode == "full_record"
+    blocks = [("digest", (SLOTS - 1, DIGEST_COLUMNS))]
+    for name, (rows, columns) in table_shapes(cfg).items():
+        blocks.append((f"record_{name}", (rows if full else min(rows, COMPACT_ROWS), columns)))
+    return blocks
 
 
 def money_code(card: int) -> tuple[int, int | None]:
@@ -42,62 +56,114 @@ def money_code(card: int) -> tuple[int, int | None]:
 
 
 class Memory:
-    """Per-viewer event tables (block 3) and opponent digests (block 2)."""
+    """Per-viewer event tables (block 3) and opponent digests (block 2).
+
+    ``block[viewer]`` is exactly that viewer's observation blocks 2 and 3 (:func:`record_blocks`), kept
+    up to date as events settle, so that an observer copies it in one go. ``tables`` hold every row
+    (the windows themselves with ``full_record``). ``digest[viewer]`` is the digest part of
+    ``block[viewer]`` as a flat memoryview, ``DIGEST_COLUMNS`` per opponent slot 1..5: it changes a few
+    values at a time, and a memoryview does that at the speed of a list.
+    """
 
     def __init__(self, cfg: KoehandelConfig):
         self.cfg = cfg
         self.n = n = cfg.num_players
         self.shapes = table_shapes(cfg)
-        self.tables = {name: np.zeros((n, rows, cols), np.int32) for name, (rows, cols) in self.shapes.items()}
+        self.layout = ObservationLayout(record_blocks(cfg))
+        self._share(array("i", bytes(4 * n * self.layout.size)))
+        full = cfg.observation_mode == "full_record"
+        self.tables = self.windows if full else {
+            name: np.zeros((n, rows, cols), np.int32) for name, (rows, cols) in self.shapes.items()}
         self.counts = dict.fromkeys(self.shapes, 0)
-        self.digest = np.zeros((n, SLOTS - 1, DIGEST_COLUMNS), np.int32)
         start = sum(c * d for c, d in zip(cfg.start_hand(), DENOMINATIONS))
-        self.digest[:, : n - 1, CASH_BOUND] = start
+        for row in self.digest:
+            for slot in range(1, n):
+                row[slot * DIGEST_COLUMNS - 1] = start  # the cash bound of each opponent
         self.epoch = 0  # bumped on every change, for observation caches
+
+    def _share(self, store: array) -> None:
+        """Lay ``block``, the digests and the windows over one buffer."""
+        n, size, layout = self.n, self.layout.size, self.layout
+        digest_size = layout.slices["digest"].stop
+        self._store = store
+        self.block = np.frombuffer(store, np.intc).reshape(n, size)
+        self.digest = [memoryview(store)[v * size: v * size + digest_size] for v in range(n)]
+        self.windows = {name[len("record_"):]: self.block[:, where].reshape(n, *layout.shapes[name])
+                        for name, where in layout.slices.items() if name != "digest"}
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = {key: value for key, value in self.__dict__.items() if key not in ("block", "digest", "windows")}
+        if self.cfg.observation_mode == "full_record":
+            state["tables"] = None  # the windows
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._share(self._store)
+        if self.tables is None:
+            self.tables = self.windows
 
     # ------------------------------------------------------------------ digest updates
     def _slot(self, viewer: int, seat: int) -> int:
         return (seat - viewer) % self.n
 
-    def _enter(self, viewer: int, seat: int, counts: list[int] | None, cards: int) -> None:
+    def _start(self, viewer: int, seat: int) -> int:
+        """Where the digest row of ``seat`` begins in ``digest[viewer]``."""
+        return ((seat - viewer) % self.n - 1) * DIGEST_COLUMNS
+
+    def _enter(self, viewer: int, seat: int, counts: list[int] | None, cards: int, worth: int = 0) -> None:
+        """An inflow of ``cards`` cards; seen, their ``counts`` and total ``worth`` (None: unseen)."""
         if seat == viewer:
             return
-        row = self.digest[viewer, self._slot(viewer, seat) - 1]
+        row, b = self.digest[viewer], self._start(viewer, seat)
         if counts is None:
-            row[UNSEEN_IN] += cards
+            row[b + UNSEEN_IN] += cards
         else:
-            row[SEEN_IN:SEEN_IN + NUM_DENOMS] += counts
-            row[CASH_BOUND] += _value(counts)
+            for d, count in enumerate(counts, b + SEEN_IN):
+                row[d] += count
+            row[b + CASH_BOUND] += worth
 
-    def _leave(self, viewer: int, seat: int, counts: list[int] | None, cards: int, most: int) -> None:
+    def _leave(self, viewer: int, seat: int, counts: list[int] | None, cards: int, worth: int, most: int) -> None:
         """An outflow; unseen, it lowers the cash bound by the most it can be worth (``most``)."""
         if seat == viewer:
             return
-        row = self.digest[viewer, self._slot(viewer, seat) - 1]
+        row, b = self.digest[viewer], self._start(viewer, seat)
         if counts is None:
-            row[UNSEEN_OUT] += cards
-            row[CASH_BOUND] -= most
+            row[b + UNSEEN_OUT] += cards
+            row[b + CASH_BOUND] = max(row[b + CASH_BOUND] - most, 0)
         else:
-            row[SEEN_OUT:SEEN_OUT + NUM_DENOMS] += counts
-            row[CASH_BOUND] -= _value(counts)
-        row[CASH_BOUND] = max(row[CASH_BOUND], 0)
+            for d, count in enumerate(counts, b + SEEN_OUT):
+                row[d] += count
+            row[b + CASH_BOUND] = max(row[b + CASH_BOUND] - worth, 0)
 
     def _prove(self, viewer: int, seat: int, amount: int) -> None:
         if seat != viewer:
-            row = self.digest[viewer, self._slot(viewer, seat) - 1]
-            row[CASH_BOUND] = max(row[CASH_BOUND], amount)
+            row, b = self.digest[viewer], self._start(viewer, seat) + CASH_BOUND
+            if row[b] < amount:
+                row[b] = amount
 
-    def _transfer(self, viewer: int, giver: int, taker: int, counts: list[int], seen: bool, most: int) -> None:
-        cards = sum(counts)
+    def _transfer(self, viewer: int, giver: int, taker: int, flow: tuple[list[int], int, int], seen: bool,
+                  most: int) -> None:
+        """``flow`` = (counts, cards, worth) moved from ``giver`` to ``taker``."""
+        counts, cards, worth = flow
         if cards:
-            self._leave(viewer, giver, counts if seen else None, cards, most)
-            self._enter(viewer, taker, counts if seen else None, cards)
+            self._leave(viewer, giver, counts if seen else None, cards, worth, most)
+            self._enter(viewer, taker, counts if seen else None, cards, worth)
 
-    def _row(self, table: str) -> np.ndarray:
-        """The next row of ``table`` for all viewers, shape (n, columns)."""
-        index = self.counts[table]
-        self.counts[table] = index + 1
-        return self.tables[table][:, index]
+    def _append(self, name: str, rows: list[list[int]]) -> None:
+        """Append one row per viewer (as that viewer saw the event) to table ``name``."""
+        index = self.counts[name]
+        self.counts[name] = index + 1
+        table, window = self.tables[name], self.windows[name]
+        table[:, index] = rows
+        if window is not table:  # compact: newest row first
+            window[:, 1:] = window[:, :-1]
+            window[:, 0] = table[:, index]
+
+    def _per_slot(self, viewer: int, values: list) -> list:
+        """``values`` indexed by seat, reordered by ``viewer``'s slots and padded to SLOTS."""
+        n = self.n
+        return [values[(viewer + slot) % n] for slot in range(n)] + [0] * (SLOTS - n)
 
     # ------------------------------------------------------------------ events
     def payout(self, d: int) -> None:
@@ -106,17 +172,17 @@ class Memory:
         one[d] = 1
         for viewer in range(self.n):
             for seat in range(self.n):
-                self._enter(viewer, seat, one, 1)
+                self._enter(viewer, seat, one, 1, DENOMINATIONS[d])
         self.epoch += 1
 
     def default(self, seq: int, kind: int, species: int, seat: int, hand: list[int]) -> None:
         """A defaulting bidder's hand is revealed to all (reveal_and_restart, R5)."""
-        rows = self._row("defaults")
+        rows = [None] * self.n
         for viewer in range(self.n):
-            rows[viewer, :4] = (seq, kind, species, self._slot(viewer, seat))
-            rows[viewer, 4:] = hand
+            rows[viewer] = [seq, kind, species, self._slot(viewer, seat), *hand]
             if seat != viewer:
-                self.digest[viewer, self._slot(viewer, seat) - 1, CASH_BOUND] = _value(hand)
+                self.digest[viewer][self._start(viewer, seat) + CASH_BOUND] = _value(hand)
+        self._append("defaults", rows)
         self.epoch += 1
 
     def settle(self, event: dict[str, Any]) -> None:
@@ -124,89 +190,93 @@ class Memory:
         self.epoch += 1
 
     def _auction(self, e: dict[str, Any]) -> None:
-        rows, n = self._row("auctions"), self.n
-        payment, price = e["payment"], e["price"]
+        rows, n = [None] * self.n, self.n
+        payment, price, max_bids = e["payment"], e["price"], e["max_bids"]
+        head = [e["seq"], 1, e["species"], 0, e["donkey_payout"]]
+        tail = [price, DECISION_CODES[e["decision"]], sum(payment or ZERO)]
+        if payment is not None:
+            flow = _flow(payment)
+            most = min(500 * flow[1], price + 490)
         for v in range(n):
             seen = payment is None or v in (e["payer"], e["payee"]) or self.cfg.public_auction_payments
-            row = rows[v]
-            row[:5] = (e["seq"], 1, e["species"], self._slot(v, e["auctioneer"]), e["donkey_payout"])
-            for seat in range(n):
-                row[5 + self._slot(v, seat)] = e["max_bids"][seat]
-            row[11] = -1
-            row[12] = -1 if e["winner"] is None else self._slot(v, e["winner"])
-            row[13:16] = (price, DECISION_CODES[e["decision"]], sum(payment or ZERO))
-            row[16:23] = (payment or ZERO) if seen else UNKNOWN
-            row[23] = len(e["defaults"])
+            head[3] = self._slot(v, e["auctioneer"])
+            winner = -1 if e["winner"] is None else self._slot(v, e["winner"])
+            rows[v] = head + self._per_slot(v, max_bids) + [-1, winner] + tail \
+                + ((payment or ZERO) if seen else UNKNOWN) + [len(e["defaults"])]
             if self.cfg.overbid_mode == "mask":
                 for seat in range(n):
-                    self._prove(v, seat, e["max_bids"][seat])
+                    self._prove(v, seat, max_bids[seat])
             if payment is not None:
                 self._prove(v, e["payer"], price)
-                self._transfer(v, e["payer"], e["payee"], payment, seen, min(500 * sum(payment), price + 490))
+                self._transfer(v, e["payer"], e["payee"], flow, seen, most)
+        self._append("auctions", rows)
 
     def _pedigree(self, e: dict[str, Any]) -> None:
-        rows, n = self._row("auctions"), self.n
+        rows, n = [None] * self.n, self.n
         payment = e["payment"]
+        tail = [e["count"], DECISION_CODES[e["decision"]], sum(payment or ZERO)]
+        flow = _flow(payment or ZERO)
         for v in range(n):
             seen = payment is None or v in (e["payer"], e["payee"])
-            row = rows[v]
-            row[:11] = 0
-            row[:5] = (e["seq"], 2, e["species"], self._slot(v, e["auctioneer"]), 0)
+            tied = [0] * SLOTS
             for seat in e["tied"]:
-                row[5 + self._slot(v, seat)] = 1
+                tied[self._slot(v, seat)] = 1
             own = e["commitments"][v]
-            row[11] = -1 if own is None else own
-            row[12] = -1 if e["winner"] is None else self._slot(v, e["winner"])
-            row[13:16] = (e["count"], DECISION_CODES[e["decision"]], sum(payment or ZERO))
-            row[16:23] = (payment or ZERO) if seen else UNKNOWN
-            row[23] = len(e["defaults"])
+            winner = -1 if e["winner"] is None else self._slot(v, e["winner"])
+            rows[v] = [e["seq"], 2, e["species"], self._slot(v, e["auctioneer"]), 0] + tied \
+                + [-1 if own is None else own, winner] + tail + ((payment or ZERO) if seen else UNKNOWN) \
+                + [len(e["defaults"])]
             if payment is not None:
-                self._transfer(v, e["payer"], e["payee"], payment, seen, 500 * sum(payment))
+                self._transfer(v, e["payer"], e["payee"], flow, seen, 500 * flow[1])
+        self._append("auctions", rows)
 
     def _rat(self, e: dict[str, Any]) -> None:
-        rows, n = self._row("rat_auctions"), self.n
+        rows, n = [None] * self.n, self.n
         laid = [[0] * NUM_DENOMS for _ in range(n)]
         for seat, d in e["pot"]:
             laid[seat][d] += 1
         pot = [sum(laid[seat][d] for seat in range(n)) for d in range(NUM_DENOMS)]
+        sizes = [sum(counts) for counts in laid]
+        worths = [_value(counts) for counts in laid]
         taker = e["taker"]
         for v in range(n):
-            row = rows[v]
-            row[:3] = (e["seq"], self._slot(v, e["auctioneer"]), self._slot(v, taker))
             took = v == taker
-            row[9:16] = pot if took else UNKNOWN
-            for seat in range(n):
-                slot = self._slot(v, seat)
-                row[3 + slot] = sum(laid[seat])
+            row = [e["seq"], self._slot(v, e["auctioneer"]), self._slot(v, taker)]
+            row += self._per_slot(v, sizes) + (pot if took else UNKNOWN)
+            for slot in range(n):
+                seat = (v + slot) % n
                 attributed = seat == v or (took and self.cfg.rat_pot_attribution)
-                row[16 + 7 * slot: 23 + 7 * slot] = laid[seat] if attributed else UNKNOWN
+                row += laid[seat] if attributed else UNKNOWN
                 if seat != taker:
-                    self._leave(v, seat, laid[seat] if attributed else None, sum(laid[seat]), 500 * sum(laid[seat]))
+                    self._leave(v, seat, laid[seat] if attributed else None, sizes[seat], worths[seat],
+                                500 * sizes[seat])
+            rows[v] = row + ZERO * (SLOTS - n)
             if taker != v:  # the viewer's own lays are seen entering the taker's hand
-                self._enter(v, taker, laid[v], sum(laid[v]))
-                self._enter(v, taker, None, sum(pot) - sum(laid[taker]) - sum(laid[v]))
+                self._enter(v, taker, laid[v], sizes[v], worths[v])
+                self._enter(v, taker, None, sum(pot) - sizes[taker] - sizes[v])
+        self._append("rat_auctions", rows)
 
     def _trade(self, e: dict[str, Any]) -> None:
-        rows = self._row("trades")
+        rows = [None] * self.n
         c, d = e["challenger"], e["challenged"]
+        flows = [(_flow(rnd["offer"]), rnd["counter"] and _flow(rnd["counter"])) for rnd in e["rounds"]]
         for v in range(self.n):
             trader = v in (c, d)
-            row = rows[v]
-            row[:5] = (e["seq"], self._slot(v, c), self._slot(v, d), e["species"], e["stake"])
-            row[5:] = 0
-            for r, rnd in enumerate(e["rounds"]):
-                b = 5 + 18 * r
+            row = [e["seq"], self._slot(v, c), self._slot(v, d), e["species"], e["stake"]]
+            for rnd, (offered, countered) in zip(e["rounds"], flows):
                 offer, counter = rnd["offer"], rnd["counter"]
-                row[b:b + 3] = (RESPONSE_CODES[rnd["response"]], rnd["offer_cards"], rnd["counter_cards"])
-                row[b + 3:b + 10] = offer if trader else UNKNOWN
-                row[b + 10:b + 17] = ZERO if counter is None else (counter if trader else UNKNOWN)
-                row[b + 17] = RESULT_CODES[rnd["result"]]
-                self._transfer(v, c, d, offer, trader, 500 * sum(offer))
+                row += [RESPONSE_CODES[rnd["response"]], rnd["offer_cards"], rnd["counter_cards"]]
+                row += offer if trader else UNKNOWN
+                row += ZERO if counter is None else (counter if trader else UNKNOWN)
+                row.append(RESULT_CODES[rnd["result"]])
+                self._transfer(v, c, d, offered, trader, 500 * offered[1])
                 if counter is not None:
-                    self._transfer(v, d, c, counter, trader, 500 * sum(counter))
+                    self._transfer(v, d, c, countered, trader, 500 * countered[1])
+            rows[v] = row + [0] * (TRADE_COLUMNS - len(row))
+        self._append("trades", rows)
 
     def _distribution(self, e: dict[str, Any]) -> None:
-        rows = self._row("distributions")
+        rows = [None] * self.n
         p = e["distributor"]
         for v in range(self.n):
             x_code, x_money = money_code(e["x"])
@@ -219,7 +289,8 @@ class Memory:
                 if money is not None:
                     counts = [0] * NUM_DENOMS
                     counts[money] = 1
-                    self._enter(v, to, counts if seen else None, 1)
+                    self._enter(v, to, counts if seen else None, 1, DENOMINATIONS[money])
+        self._append("distributions", rows)
 
     # ------------------------------------------------------------------ access
     def record(self, viewer: int) -> dict[str, list[list[int]]]:
@@ -227,18 +298,30 @@ class Memory:
         return {name: table[viewer, : self.counts[name]].tolist() for name, table in self.tables.items()}
 
     def to_json(self) -> dict[str, Any]:
-        return {"counts": dict(self.counts), "digest": self.digest.tolist(), "epoch": self.epoch,
+        digest = [[row[k:k + DIGEST_COLUMNS].tolist() for k in range(0, len(row), DIGEST_COLUMNS)]
+                  for row in self.digest]
+        return {"counts": dict(self.counts), "digest": digest, "epoch": self.epoch,
                 "tables": {name: table[:, : self.counts[name]].tolist() for name, table in self.tables.items()}}
 
     def load_json(self, data: dict[str, Any]) -> None:
         self.counts = dict(data["counts"])
-        self.digest[:] = data["digest"]
-        self.epoch = data["epoch"]
+        for row, rows in zip(self.digest, data["digest"]):
+            row[:] = array("i", [x for values in rows for x in values])
         for name, table in self.tables.items():
+            count, window = self.counts[name], self.windows[name]
             table[:] = 0
-            if self.counts[name]:
-                table[:, : self.counts[name]] = data["tables"][name]
+            if count:
+                table[:, :count] = data["tables"][name]
+            if window is not table:
+                kept = table[:, max(0, count - len(window[0])):count][:, ::-1]
+                window[:] = 0
+                window[:, :kept.shape[1]] = kept
+        self.epoch = data["epoch"]
+
+
+def _flow(counts: list[int]) -> tuple[list[int], int, int]:
+    return counts, sum(counts), _value(counts)
 
 
 def _value(counts) -> int:
-    return int(sum(int(c) * d for c, d in zip(counts, DENOMINATIONS)))
+    return sum(c * d for c, d in zip(counts, DENOMINATIONS))

@@ -17,7 +17,7 @@ import numpy as np
 from ..core.game import Game, State
 from . import actions as A
 from .config import DENOMINATIONS, NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, RAT, KoehandelConfig
-from .money import auto_payment, can_extend, legal_payments, value
+from .money import auto_payment, contains, extensions, guarded_denominations, legal_payments, pack, value
 from .records import Memory
 from .scoring import player_score
 
@@ -120,6 +120,7 @@ class KoehandelState(State):
         self.cfg = game.cfg
         self.n = game.num_players
         self.memory = Memory(self.cfg)
+        self._fitting: tuple[list | None, int, list[int]] = (None, 0, [])  # see _payment_choices
 
     # ------------------------------------------------------------------ setup (§2)
     def setup(self, rng: np.random.Generator) -> None:
@@ -266,56 +267,60 @@ class KoehandelState(State):
 
     # ------------------------------------------------------------------ masks (§12)
     def legal_mask(self, out: np.ndarray) -> None:
-        out[:] = 0
-        out[self.legal_actions()] = 1
+        out[:] = A.action_mask(self._legal())
 
     def legal_actions(self) -> list[int]:
         """Legal action ids of ``current_player`` (empty once the game is over)."""
+        return list(self._legal())
+
+    def _legal(self) -> tuple[int, ...]:
         decision, p, cfg = self.decision, self.current_player, self.cfg
-        hand = self.hands[p] if decision else None
-        if decision == A.D_TURN:
-            if not self.deck:
-                return [A.TRADE]
-            can_trade = (self.sizes[p] > 0 or cfg.allow_empty_offer) and self.has_trade(p)
-            return [A.AUCTION, A.TRADE] if can_trade else [A.AUCTION]
         if decision == A.D_BID:
-            if self.pending:
-                room = self.bid_limit(p) - self.high - self.pending
-                return [A.ADD + j for j, a in enumerate(A.RAISES) if a <= room] + [A.BID]
-            room = self.bid_limit(p) - self.high
-            return [A.PASS] + [A.ADD + j for j, a in enumerate(A.RAISES) if a <= room]
+            room = self.bid_limit(p) - self.high - self.pending
+            return A.bid_choices(self.pending > 0, room)
+        hand = self.hands[p] if decision else None
+        if decision == A.D_PAY:
+            return self._payment_choices()
         if decision in (A.D_OFFER, A.D_COUNTER):
             selection = self.selection
-            out = [A.CARD + d for d in range(NUM_DENOMS) if hand[d] > selection[d]]
-            if sum(selection) or cfg.allow_empty_offer or (decision == A.D_OFFER and not self.sizes[p]):
-                out.append(A.DONE)
-            return out
-        if decision == A.D_PAY:
-            out = [A.CARD + d for d in range(1, NUM_DENOMS)
-                   if hand[d] > self.selection[d] and can_extend(self.options, self.selection, d)]
-            if self.selection in self.options:
-                out.append(A.DONE)
-            return out
+            done = sum(selection) or cfg.allow_empty_offer or (decision == A.D_OFFER and not self.sizes[p])
+            return A.card_choices(tuple([d for d in range(NUM_DENOMS) if hand[d] > selection[d]]), bool(done))
         if decision in (A.D_STAKE, A.D_PED_CARDS):
-            return [A.CARD + d for d in range(NUM_DENOMS) if hand[d] > self.selection[d]]
+            return A.card_choices(tuple([d for d in range(NUM_DENOMS) if hand[d] > self.selection[d]]), False)
+        if decision == A.D_TURN:
+            if not self.deck:
+                return (A.TRADE,)
+            can_trade = (self.sizes[p] > 0 or cfg.allow_empty_offer) and self.has_trade(p)
+            return (A.AUCTION, A.TRADE) if can_trade else (A.AUCTION,)
         if decision == A.D_RAT:
-            return [A.TAKE] + [A.LAY + d for d in range(NUM_DENOMS) if hand[d]]  # empty hand: TAKE (K-A17)
+            return (A.TAKE, *[A.LAY + d for d in range(NUM_DENOMS) if hand[d]])  # empty hand: TAKE (K-A17)
         if decision == A.D_RESPONSE:
-            return [A.ACCEPT, A.COUNTER] if self.can_offer(p) else [A.ACCEPT]
+            return (A.ACCEPT, A.COUNTER) if self.can_offer(p) else (A.ACCEPT,)
         if decision == A.D_BUYRIGHT:
-            return [A.DECLINE, A.BUY] if self.cash[p] >= self.high else [A.DECLINE]  # K-A10
+            return (A.DECLINE, A.BUY) if self.cash[p] >= self.high else (A.DECLINE,)  # K-A10
         if decision == A.D_PED_BUYRIGHT:
-            return [A.DECLINE, A.BUY] if self.sizes[p] >= self.kstar else [A.DECLINE]  # K-A10
+            return (A.DECLINE, A.BUY) if self.sizes[p] >= self.kstar else (A.DECLINE,)  # K-A10
         if decision == A.D_COMMIT:
             top = A.MAX_SLAP if cfg.overbid_mode != "mask" else min(A.MAX_SLAP, self.sizes[p])  # K-A15
-            return [A.NEVER] + [A.SLAP + k for k in range(1, top + 1)]
+            return (A.NEVER, *[A.SLAP + k for k in range(1, top + 1)])
         if decision == A.D_TARGET:
-            return [A.target_action(o, s) for o, s in self.trade_targets(p)]
+            return tuple(A.target_action(o, s) for o, s in self.trade_targets(p))
         if decision == A.D_FOLLOWUP:
-            return [A.AUCTION] if cfg.super_koehandel_mandatory else [A.AUCTION, A.END_TURN]
+            return (A.AUCTION,) if cfg.super_koehandel_mandatory else (A.AUCTION, A.END_TURN)
         if decision == A.D_DISTRIBUTE:
-            return [A.KEEP, A.GIVE]
-        return []
+            return (A.KEEP, A.GIVE)
+        return ()
+
+    def _payment_choices(self) -> tuple[int, ...]:
+        """D6 masks (§12.3). The options that contain the selection are kept between calls: while the
+        selection only grows, the next call filters those instead of all options."""
+        options, selected = self.options, pack(self.selection)
+        cached_options, cached_selection, fitting = self._fitting
+        if cached_options is not options or not contains(selected, cached_selection):
+            fitting = [pack(f) for f in options]
+        grow, complete, fitting = extensions(fitting, selected)
+        self._fitting = (options, selected, fitting)
+        return A.card_choices(guarded_denominations(grow), complete)
 
     def bid_limit(self, seat: int) -> int:
         """Highest bid ``seat`` may build: its cash (mask mode) or the public cap (K-A9)."""
@@ -338,7 +343,7 @@ class KoehandelState(State):
         if not self.cfg.auto_resolve_forced:
             return
         while not self.is_terminal:
-            legal = self.legal_actions()
+            legal = self._legal()
             if len(legal) != 1:
                 return
             self._act(legal[0], rng)

@@ -537,7 +537,7 @@ def scrambled(state, viewer, rng):
     others = [v for v in range(n) if v != viewer]
     for table in s.memory.tables.values():
         table[others] = rng.integers(-1, 500, size=table[others].shape)
-    s.memory.digest[others] = rng.integers(0, 500, size=s.memory.digest[others].shape)
+    s.memory.block[others] = rng.integers(-1, 500, size=s.memory.block[others].shape)  # digests included
     return s
 
 
