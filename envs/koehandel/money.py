@@ -18,6 +18,18 @@ def value(counts: Sequence[int]) -> int:
     return sum(c * d for c, d in zip(counts, DENOMINATIONS))
 
 
+# Count vectors packed into one int, a byte per denomination whose top bit is a guard bit, so that one
+# subtraction compares all denominations at once (SWAR). Counts must stay below 128.
+FIELD = 8
+GUARDS = int.from_bytes(bytes([0x80] * NUM_DENOMS), "little")
+ONES = int.from_bytes(bytes([1] * NUM_DENOMS), "little")
+SHIFTS = tuple(FIELD * d for d in range(NUM_DENOMS))
+
+
+def pack(counts: Sequence[int]) -> int:
+    return int.from_bytes(bytes(counts), "little")
+
+
 def legal_payments(hand: Sequence[int], amount: int, rule: str = "no_change") -> list[tuple[int, ...]]:
     """Every legal payment of ``amount`` from ``hand`` (§4.4), as count vectors.
 
@@ -67,19 +79,6 @@ def auto_payment(options: Sequence[Sequence[int]]) -> tuple[int, ...]:
     """The payment ``auto_payment`` picks (§12.3): lowest value, fewest cards, then the largest count
     vector read from the highest denomination down."""
     return min(options, key=lambda f: (value(f), sum(f), [-c for c in reversed(f)]))
-
-
-# Count vectors packed into one int, FIELD bits per denomination with a guard bit on top of each field,
-# so that one subtraction compares all denominations at once (SWAR).
-FIELD = 8
-MAX_COUNT = (1 << (FIELD - 1)) - 1  # cards of one denomination a packed vector can hold
-GUARDS = sum(1 << (FIELD * d + FIELD - 1) for d in range(NUM_DENOMS))
-ONES = sum(1 << (FIELD * d) for d in range(NUM_DENOMS))
-SHIFTS = tuple(FIELD * d for d in range(NUM_DENOMS))
-
-
-def pack(counts: Sequence[int]) -> int:
-    return sum(c << shift for c, shift in zip(counts, SHIFTS))
 
 
 def extensions(packed_options: Sequence[int], selected: int) -> tuple[int, bool, list[int]]:

@@ -75,6 +75,8 @@ class Memory:
         self.tables = self.windows if full else {
             name: np.zeros((n, rows, cols), np.int32) for name, (rows, cols) in self.shapes.items()}
         self.counts = dict.fromkeys(self.shapes, 0)
+        # where the digest row of each seat begins in digest[viewer] (own seat: unused)
+        self._starts = [[((seat - v) % n - 1) * DIGEST_COLUMNS for seat in range(n)] for v in range(n)]
         start = sum(c * d for c, d in zip(cfg.start_hand(), DENOMINATIONS))
         for row in self.digest:
             for slot in range(1, n):
@@ -107,38 +109,37 @@ class Memory:
     def _slot(self, viewer: int, seat: int) -> int:
         return (seat - viewer) % self.n
 
-    def _start(self, viewer: int, seat: int) -> int:
-        """Where the digest row of ``seat`` begins in ``digest[viewer]``."""
-        return ((seat - viewer) % self.n - 1) * DIGEST_COLUMNS
-
     def _enter(self, viewer: int, seat: int, counts: list[int] | None, cards: int, worth: int = 0) -> None:
         """An inflow of ``cards`` cards; seen, their ``counts`` and total ``worth`` (None: unseen)."""
         if seat == viewer:
             return
-        row, b = self.digest[viewer], self._start(viewer, seat)
+        row, b = self.digest[viewer], self._starts[viewer][seat]
         if counts is None:
             row[b + UNSEEN_IN] += cards
         else:
             for d, count in enumerate(counts, b + SEEN_IN):
-                row[d] += count
+                if count:
+                    row[d] += count
             row[b + CASH_BOUND] += worth
 
     def _leave(self, viewer: int, seat: int, counts: list[int] | None, cards: int, worth: int, most: int) -> None:
         """An outflow; unseen, it lowers the cash bound by the most it can be worth (``most``)."""
         if seat == viewer:
             return
-        row, b = self.digest[viewer], self._start(viewer, seat)
+        row, b = self.digest[viewer], self._starts[viewer][seat]
         if counts is None:
             row[b + UNSEEN_OUT] += cards
             row[b + CASH_BOUND] = max(row[b + CASH_BOUND] - most, 0)
         else:
             for d, count in enumerate(counts, b + SEEN_OUT):
-                row[d] += count
+                if count:
+                    row[d] += count
             row[b + CASH_BOUND] = max(row[b + CASH_BOUND] - worth, 0)
 
     def _prove(self, viewer: int, seat: int, amount: int) -> None:
+        """``seat`` showed it holds at least ``amount``."""
         if seat != viewer:
-            row, b = self.digest[viewer], self._start(viewer, seat) + CASH_BOUND
+            row, b = self.digest[viewer], self._starts[viewer][seat] + CASH_BOUND
             if row[b] < amount:
                 row[b] = amount
 
@@ -181,7 +182,7 @@ class Memory:
         for viewer in range(self.n):
             rows[viewer] = [seq, kind, species, self._slot(viewer, seat), *hand]
             if seat != viewer:
-                self.digest[viewer][self._start(viewer, seat) + CASH_BOUND] = _value(hand)
+                self.digest[viewer][self._starts[viewer][seat] + CASH_BOUND] = _value(hand)
         self._append("defaults", rows)
         self.epoch += 1
 
@@ -203,9 +204,12 @@ class Memory:
             winner = -1 if e["winner"] is None else self._slot(v, e["winner"])
             rows[v] = head + self._per_slot(v, max_bids) + [-1, winner] + tail \
                 + ((payment or ZERO) if seen else UNKNOWN) + [len(e["defaults"])]
-            if self.cfg.overbid_mode == "mask":
+            if self.cfg.overbid_mode == "mask":  # every bid was covered by cash
+                row, starts = self.digest[v], self._starts[v]
                 for seat in range(n):
-                    self._prove(v, seat, max_bids[seat])
+                    b = starts[seat] + CASH_BOUND
+                    if seat != v and row[b] < max_bids[seat]:
+                        row[b] = max_bids[seat]
             if payment is not None:
                 self._prove(v, e["payer"], price)
                 self._transfer(v, e["payer"], e["payee"], flow, seen, most)

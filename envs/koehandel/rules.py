@@ -203,13 +203,23 @@ class KoehandelState(State):
     def trade_targets(self, seat: int) -> list[tuple[int, int]]:
         """(offset, species) pairs of the legal trades of ``seat`` (§7.1, K-A20)."""
         own, n, holdings = self.holdings[seat], self.n, self.holdings
-        return [(o, s) for s in range(NUM_SPECIES) if 0 < own[s] < 4
-                for o in range(1, n) if holdings[(seat + o) % n][s]]
+        targets = []
+        for s in range(NUM_SPECIES):
+            if 0 < own[s] < 4:
+                for o in range(1, n):
+                    if holdings[(seat + o) % n][s]:
+                        targets.append((o, s))
+        return targets
 
     def has_trade(self, seat: int) -> bool:
-        own, n, holdings = self.holdings[seat], self.n, self.holdings
-        return any(0 < own[s] < 4 and any(holdings[(seat + o) % n][s] for o in range(1, n))
-                   for s in range(NUM_SPECIES))
+        own = self.holdings[seat]
+        others = self.holdings[seat + 1:] + self.holdings[:seat]
+        for s in range(NUM_SPECIES):
+            if 0 < own[s] < 4:
+                for holding in others:
+                    if holding[s]:
+                        return True
+        return False
 
     def all_complete(self) -> bool:
         return all(h[s] in (0, 4) for h in self.holdings for s in range(NUM_SPECIES))
