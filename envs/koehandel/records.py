@@ -191,19 +191,20 @@ class Memory:
         self.epoch += 1
 
     def _auction(self, e: dict[str, Any]) -> None:
-        rows, n = [None] * self.n, self.n
-        payment, price, max_bids = e["payment"], e["price"], e["max_bids"]
-        head = [e["seq"], 1, e["species"], 0, e["donkey_payout"]]
-        tail = [price, DECISION_CODES[e["decision"]], sum(payment or ZERO)]
+        n, payment, price, max_bids = self.n, e["payment"], e["price"], e["max_bids"]
+        payer, payee, auctioneer, winner = e["payer"], e["payee"], e["auctioneer"], e["winner"]
+        shown, pad = payment or ZERO, [0] * (SLOTS - n)
+        known = [price, DECISION_CODES[e["decision"]], sum(shown)]
+        public = payment is None or self.cfg.public_auction_payments
         if payment is not None:
             flow = _flow(payment)
             most = min(500 * flow[1], price + 490)
+        rows = []
         for v in range(n):
-            seen = payment is None or v in (e["payer"], e["payee"]) or self.cfg.public_auction_payments
-            head[3] = self._slot(v, e["auctioneer"])
-            winner = -1 if e["winner"] is None else self._slot(v, e["winner"])
-            rows[v] = head + self._per_slot(v, max_bids) + [-1, winner] + tail \
-                + ((payment or ZERO) if seen else UNKNOWN) + [len(e["defaults"])]
+            seen = public or v == payer or v == payee
+            rows.append([e["seq"], 1, e["species"], (auctioneer - v) % n, e["donkey_payout"], *max_bids[v:],
+                         *max_bids[:v], *pad, -1, -1 if winner is None else (winner - v) % n, *known,
+                         *(shown if seen else UNKNOWN), len(e["defaults"])])
             if self.cfg.overbid_mode == "mask":  # every bid was covered by cash
                 row, starts = self.digest[v], self._starts[v]
                 for seat in range(n):
@@ -211,8 +212,8 @@ class Memory:
                     if seat != v and row[b] < max_bids[seat]:
                         row[b] = max_bids[seat]
             if payment is not None:
-                self._prove(v, e["payer"], price)
-                self._transfer(v, e["payer"], e["payee"], flow, seen, most)
+                self._prove(v, payer, price)
+                self._transfer(v, payer, payee, flow, seen, most)
         self._append("auctions", rows)
 
     def _pedigree(self, e: dict[str, Any]) -> None:
@@ -261,12 +262,12 @@ class Memory:
         self._append("rat_auctions", rows)
 
     def _trade(self, e: dict[str, Any]) -> None:
-        rows = [None] * self.n
+        rows, n = [None] * self.n, self.n
         c, d = e["challenger"], e["challenged"]
         flows = [(_flow(rnd["offer"]), rnd["counter"] and _flow(rnd["counter"])) for rnd in e["rounds"]]
-        for v in range(self.n):
-            trader = v in (c, d)
-            row = [e["seq"], self._slot(v, c), self._slot(v, d), e["species"], e["stake"]]
+        for v in range(n):
+            trader = v == c or v == d
+            row = [e["seq"], (c - v) % n, (d - v) % n, e["species"], e["stake"]]
             for rnd, (offered, countered) in zip(e["rounds"], flows):
                 offer, counter = rnd["offer"], rnd["counter"]
                 row += [RESPONSE_CODES[rnd["response"]], rnd["offer_cards"], rnd["counter_cards"]]
