@@ -82,11 +82,10 @@ def auto_payment(options: Sequence[Sequence[int]]) -> tuple[int, ...]:
 
 
 def extensions(packed_options: Sequence[int], selected: int) -> tuple[int, bool, list[int]]:
-    """The selection masks of §12.3 for a payment being built card by card: the denominations d such
-    that some legal payment contains ``selected`` plus one more card of d (as guard bits, see
-    :func:`guarded_denominations`), whether ``selected`` is
-    itself a legal payment, and the options that contain ``selected`` (all packed with :func:`pack`;
-    as the selection grows, pass these instead of all options)."""
+    """The selection masks of §12.3 for a payment built card by card, all vectors packed (:func:`pack`):
+    the denominations d such that some legal payment contains ``selected`` plus a card of d (as guard
+    bits, see :func:`guarded_denominations`), whether ``selected`` is itself a legal payment, and the
+    options that contain ``selected`` (pass these instead of all options once the selection grows)."""
     grow, complete, fitting = 0, False, []
     for option in packed_options:
         spare = (option | GUARDS) - selected  # guard bit of d set iff option[d] >= selected[d]

@@ -1,8 +1,8 @@
 """Koehandel observation encoder (spec §12.5): current state, opponent digest, event record.
 
 One int32 vector, seat-relative (slot 0 = the observer, slot o = the player o seats to its left),
-−1 where the observer does not know a value. Blocks 2 and 3 come from the state's
-:class:`~.records.Memory`.
+−1 where the observer does not know a value. Blocks 2 and 3 (digest and event tables) are kept, laid
+out as here, by the state's :class:`~.records.Memory`.
 
 The encoder is in the hot loop, so it keeps each viewer's last vector and, when the state has moved on,
 rewrites only the groups of values whose inputs changed: every group has a key made of exactly those
@@ -83,6 +83,7 @@ class KoehandelObserver(Observer):
         self.selection_index, self.target_index = start("selection"), start("selection") + NUM_DENOMS
         self.looked_index = start("looked_card")
         self.records_index = start("digest")
+        self._role_columns: dict[tuple[int, ...], np.ndarray] = {}  # at most (n + 1) ** 6 role patterns
         self.clear_caches()
 
     def clear_caches(self) -> None:
@@ -95,7 +96,6 @@ class KoehandelObserver(Observer):
         self._rows[:, -1] = 1
         self._rows_version = self._rows_sizes = self._rows_epoch = self._rows_max_bid = self._rows_roles = None
         self._rows_stamp = 0
-        self._role_columns: dict[tuple[int, ...], np.ndarray] = {}
         self._deck_key: tuple | None = None
         self._deck_values: list[int] = []
 

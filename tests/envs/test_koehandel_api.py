@@ -210,6 +210,30 @@ def test_snapshot_restore_is_exact_and_json(players):
     assert other.unwrapped.events == env.unwrapped.events
 
 
+@pytest.mark.parametrize("mode", ["compact", "full_record"])
+def test_restore_rebuilds_the_record_windows(mode):
+    """The memory keeps each viewer's record windows (compact: newest 16 rows first); a restored env
+    rebuilds them from the tables, so every viewer's observation is the same after many events."""
+    env = make(4, observation_mode=mode, max_turns=300)
+    env.reset(seed=8)
+    fast_forward(env, 8, 2500)
+    raw = env.unwrapped
+    assert raw.state_.memory.counts["trades"] > 16 or raw.state_.memory.counts["auctions"] > 16
+    other = make(4, observation_mode=mode, max_turns=300)
+    other.restore(json.loads(json.dumps(raw.snapshot())))
+    for agent in env.possible_agents:
+        np.testing.assert_array_equal(other.observe(agent)["observation"], env.observe(agent)["observation"])
+
+
+def test_action_masks_are_fresh_arrays():
+    """Masks are shared read-only arrays inside the engine; an observation hands out a writable copy."""
+    env = make(4)
+    env.reset(seed=1)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    mask[:] = 0
+    assert env.observe(env.agent_selection)["action_mask"].any()
+
+
 def test_restore_into_a_used_env_replaces_everything():
     """Restoring over an env in another game (and another point in it) leaves no trace of that game."""
     env = make(4)

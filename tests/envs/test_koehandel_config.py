@@ -33,3 +33,5 @@ def test_options_override_the_data_and_are_validated():
         KoehandelConfig.from_options(animal_values=[0] * 10)
     with pytest.raises(ConfigError, match="cannot supply the starting capital"):
         KoehandelConfig.from_options(num_players=6, money_composition=[12, 18, 6, 6, 6, 6, 6])
+    with pytest.raises(ConfigError, match="money_composition allows at most 127 cards"):
+        KoehandelConfig.from_options(money_composition=[10, 200, 10, 10, 10, 10, 10])

@@ -4,6 +4,7 @@ Scoring test cases T1-T6 of §10.3 are checked on ``scoring.player_score`` direc
 full rules state (``scores()`` / ``score_breakdown()``); the payment examples of §4.4 on ``money``.
 """
 
+import numpy as np
 import pytest
 
 from hiddenhand.envs import koehandel_v0
@@ -342,6 +343,27 @@ def test_payments_enumeration_is_complete():
             if chosen and sum(chosen) >= amount and sum(chosen) - min(chosen) < amount:
                 brute.add(tuple(f))
         assert set(money.legal_payments(hand, amount)) == brute
+
+
+def test_payment_masks_follow_the_options_card_by_card():
+    """§12.3 selection masks from packed options: CARD(d) iff some legal payment holds the selection plus
+    a card of d, DONE iff the selection is a legal payment (checked against the plain definition)."""
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        hand = [int(k) for k in rng.integers(0, 4, size=7)]
+        amount = int(rng.integers(1, 60)) * 10
+        options = money.legal_payments(hand, amount, str(rng.choice(["no_change", "strict"])))
+        fitting = [money.pack(f) for f in options]
+        selection = [0] * 7
+        while options:
+            grow, complete, fitting = money.extensions(fitting, money.pack(selection))
+            expected = [d for d in range(7)
+                        if any(f[d] > selection[d] and all(a >= b for a, b in zip(f, selection)) for f in options)]
+            assert list(money.guarded_denominations(grow)) == expected
+            assert complete == (tuple(selection) in options)
+            if not expected:
+                break
+            selection[int(rng.choice(expected))] += 1
 
 
 def test_has_exact_payment():
