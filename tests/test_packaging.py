@@ -1,5 +1,6 @@
 """Packaging: everything installs under the single package name ``hiddenhand``."""
 
+import os
 import subprocess
 import sys
 import zipfile
@@ -9,8 +10,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_wheel_holds_only_the_hiddenhand_package(tmp_path):
+    pure = {**os.environ, "HIDDENHAND_PURE_PYTHON": "1"}  # the layout, not the compiled modules (test_compiled)
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "-w", str(tmp_path), str(ROOT)], check=True, cwd=tmp_path)
+                    "-w", str(tmp_path), str(ROOT)], check=True, cwd=tmp_path, env=pure)
     wheel = next(tmp_path.glob("hiddenhand-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     tops = {name.split("/")[0] for name in names}

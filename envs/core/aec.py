@@ -100,6 +100,13 @@ class HiddenInfoAECEnv(AECEnv):
         self._mask_fresh = False
         self.agent_selection = self.possible_agents[self._state.current_player]
 
+    def last(self, observe: bool = True) -> tuple:
+        """PettingZoo's ``last`` (observation, cumulative reward, termination, truncation, info) of the
+        agent to act, without the generic wrapper checks: the hot loop calls it every step."""
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         state = self._state or self._require_state()
         seat = self._seat_of[agent]
