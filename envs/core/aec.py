@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env import AECIterable
 
 from .game import Game, Observer, State
 from .rewards import REWARD_MODES, score_margin_rewards, win_loss_rewards, winners
@@ -70,7 +71,7 @@ class HiddenInfoAECEnv(AECEnv):
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
         self._num_actions = num_actions
         self._max_steps = max_cycles * n
-        self._mask = np.zeros(num_actions, np.int8)
+        self._mask: np.ndarray | None = None  # the state's legal mask, while _mask_fresh
         self._mask_fresh = False
         self._state: State | None = None
         self._rng: np.random.Generator | None = None
@@ -99,6 +100,10 @@ class HiddenInfoAECEnv(AECEnv):
         self._game_over = False
         self._mask_fresh = False
         self.agent_selection = self.possible_agents[self._state.current_player]
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
+        """PettingZoo's ``agent_iter`` (the agent to act, until none is left), run with the core."""
+        return _AgentIterable(self, max_iter)
 
     def last(self, observe: bool = True) -> tuple:
         """PettingZoo's ``last`` (observation, cumulative reward, termination, truncation, info) of the
@@ -244,7 +249,7 @@ class HiddenInfoAECEnv(AECEnv):
 
     def _legal_mask(self) -> np.ndarray:
         if not self._mask_fresh:
-            self._state.legal_mask(self._mask)
+            self._mask = self._state.legal_mask()
             self._mask_fresh = True
         return self._mask
 
@@ -294,6 +299,17 @@ class HiddenInfoAECEnv(AECEnv):
         else:
             header += f"  to move: {self.agent_selection}"
         return f"{header}\n{state.render()}"
+
+
+class _AgentIterable(AECIterable):
+    def __iter__(self):
+        return _agents(self.env, self.max_iter)
+
+
+def _agents(env: HiddenInfoAECEnv, max_iter: int):
+    while env.agents and max_iter > 0:
+        max_iter -= 1
+        yield env.agent_selection
 
 
 def _check_choice(env_name: str, option: str, value: Any, allowed: tuple) -> None:

@@ -82,8 +82,9 @@ class State(ABC):
     is_truncated: bool = False
 
     @abstractmethod
-    def legal_mask(self, out: np.ndarray) -> None:
-        """Write the current player's legal actions into the int8 buffer ``out`` (1 = legal)."""
+    def legal_mask(self) -> np.ndarray:
+        """The current player's legal actions as an int8 mask (1 = legal). Read it, never change it: it
+        may be shared or part of the state, and it holds until the state changes."""
 
     @abstractmethod
     def apply(self, action: int, rng: np.random.Generator) -> None:

@@ -128,6 +128,7 @@ class DavidGoliathState(State):
         self.taken_count = np.zeros((n, NUM_COLOURS), np.int64)  # cards per colour, this round
         self.colour_points = np.zeros((n, NUM_COLOURS), np.int64)  # their score so far (§4)
         self.played = np.zeros(NUM_CARDS, np.int8)  # cards of this round's finished tricks
+        self._following = np.zeros(NUM_CARDS, np.int8)  # legal_mask's buffer when the led colour binds
         self.colour_counts = [[0] * NUM_COLOURS for _ in range(n)]
         self.trick: list[int] = []
         self.totals = np.zeros(n, np.int64)
@@ -143,16 +144,17 @@ class DavidGoliathState(State):
             self._deal(rng)
 
     # ------------------------------------------------------------------ transitions
-    def legal_mask(self, out: np.ndarray) -> None:
+    def legal_mask(self) -> np.ndarray:
         hand = self.hands[self.current_player]
         if self.trick:
             led = CARD_COLOUR[self.trick[0]]
             if self.colour_counts[self.current_player][led]:  # must follow (§3.2)
+                out = self._following
                 out.fill(0)
                 start = led * MAX_VALUE
                 out[start:start + MAX_VALUE] = hand[start:start + MAX_VALUE]
-                return
-        out[:] = hand
+                return out
+        return hand
 
     def apply(self, action: int, rng: np.random.Generator) -> None:
         player = self.current_player

@@ -276,8 +276,8 @@ class KoehandelState(State):
         self.version += 1  # every public change ends in a new decision (observation caches key on it)
 
     # ------------------------------------------------------------------ masks (§12)
-    def legal_mask(self, out: np.ndarray) -> None:
-        out[:] = A.action_mask(self._legal())
+    def legal_mask(self) -> np.ndarray:
+        return A.action_mask(self._legal())
 
     def legal_actions(self) -> list[int]:
         """Legal action ids of ``current_player`` (empty once the game is over)."""
