@@ -31,18 +31,21 @@ RESPONSES = {"accept": 1, "counter": 2}
 RESULTS = {"challenger": 1, "challenged": 2, "tie": 3}
 NO_TRADE = [-1, -1, -1, 0, 0, 0, 0, 0, 0, 0, 0] + [-1] * (3 * NUM_DENOMS)
 UNKNOWN = [-1] * NUM_DENOMS
+NO_SELECTION = (0,) * NUM_DENOMS
 
 
 class _View:
-    """One viewer's last vector (without its private build steps) and the keys it was written from."""
+    """One viewer's last vector and the keys it was written from."""
 
-    __slots__ = ("vector", "version", "acting", "game", "hand", "deck", "seats", "bidding", "pedigree",
-                 "pot", "trade", "records")
+    __slots__ = ("vector", "seat_rows", "version", "acting", "game", "hand", "deck", "seats", "bidding",
+                 "pedigree", "pot", "trade", "records", "private")
 
-    def __init__(self, size: int):
+    def __init__(self, size: int, seats: slice, n: int):
         self.vector = np.zeros(size, np.int32)
+        self.seat_rows = self.vector[seats].reshape(n, SEAT_FEATURES)  # a view: the seats that exist
         self.version = self.acting = self.game = self.hand = self.deck = self.seats = None
         self.bidding = self.pedigree = self.pot = self.trade = self.records = None
+        self.private = [0] * (NUM_DENOMS + 1)  # own selection so far and pending raise, as written
 
 
 class KoehandelObserver(Observer):
@@ -89,7 +92,7 @@ class KoehandelObserver(Observer):
     def clear_caches(self) -> None:
         """Forget every cached value; needed only after editing a state by hand (tests, puzzles)."""
         self._state: KoehandelState | None = None
-        self._views = [_View(self.layout.size) for _ in range(self.n)]
+        self._views = [_View(self.layout.size, self.seats_slice, self.n) for _ in range(self.n)]
         # the seats block in absolute seat order, rows repeated (viewer v reads rows v..v+n-1), updated
         # once per state version; the stamp counts its changes
         self._rows = np.zeros((2 * self.n, SEAT_FEATURES), np.int32)
@@ -106,15 +109,22 @@ class KoehandelObserver(Observer):
         view = self._views[player]
         if view.version != state.version:
             self._refresh(state, player, view)
-        out = view.vector.copy()
-        # the only values that change without a new decision: the mover's own build steps
+        # the only values that change without a new decision: the mover's own build steps, changing
+        # a value at a time
+        selection, pending = NO_SELECTION, 0
         if state.current_player == player and not state.is_terminal:
             decision = state.decision
             if decision == A.D_BID:
-                out[self.pending_index] = state.pending
+                pending = state.pending
             elif decision in SELECTIONS:
-                out[self.selection_index:self.target_index] = state.selection
-        return out
+                selection = state.selection
+        written, vec = view.private, view.vector
+        for d, count in enumerate(selection):
+            if written[d] != count:
+                written[d] = vec[self.selection_index + d] = count
+        if written[NUM_DENOMS] != pending:
+            written[NUM_DENOMS] = vec[self.pending_index] = pending
+        return vec.copy()
 
     # ------------------------------------------------------------------ groups of values
     def _refresh(self, s: KoehandelState, me: int, view: _View) -> None:
@@ -124,22 +134,21 @@ class KoehandelObserver(Observer):
         acting = s.decision if s.current_player == me and not s.is_terminal else 0
         target = s.amount if acting == A.D_PAY else s.kstar if acting in (A.D_STAKE, A.D_PED_CARDS) else 0
         key = (acting, target, s.looked if acting == A.D_DISTRIBUTE else -1)
-        if key != view.acting:
-            view.acting = key
-            vec[:16] = 0
-            if acting:
-                vec[acting] = 1
+        if key != view.acting:  # the decision one-hot: clear the last one, set this one
+            vec[view.acting[0] if view.acting else 0] = 0
+            vec[acting] = acting > 0
             vec[self.target_index] = target
             vec[self.looked_index] = key[2]
+            view.acting = key
         key = (s.turns, s.donkeys, len(s.deck), s.turn_player)
         if key != view.game:
             view.game = key
-            vec[self.game_index:self.game_index + 6] = (
-                not s.deck, n, s.turns, s.donkeys, len(s.deck), (s.turn_player - me) % n)
+            _put(vec, self.game_index,
+                 (not s.deck, n, s.turns, s.donkeys, len(s.deck), (s.turn_player - me) % n))
         hand = s.hands[me]
         if hand != view.hand:
             view.hand = list(hand)
-            vec[self.hand_index:self.hand_index + NUM_DENOMS] = hand
+            _put(vec, self.hand_index, hand)
             vec[self.hand_index + NUM_DENOMS] = s.cash[me]
         key = (len(s.deck), s.decision == A.D_DISTRIBUTE)
         if key != view.deck:
@@ -149,7 +158,7 @@ class KoehandelObserver(Observer):
             self._update_rows(s)
         if view.seats != self._rows_stamp:
             view.seats = self._rows_stamp
-            vec[self.seats_slice] = self._rows[me:me + n].ravel()
+            view.seat_rows[:] = self._rows[me:me + n]
         self._auction(s, me, view, vec)
         self._trade(s, me, view, vec)
         if view.records != s.memory.epoch:  # blocks 2 and 3, kept by the memory as laid out here
@@ -182,7 +191,7 @@ class KoehandelObserver(Observer):
         changed = False
         if s.sizes != self._rows_sizes:
             self._rows_sizes = list(s.sizes)
-            rows[:, 0] = s.sizes * 2
+            _put(rows[:, 0], 0, s.sizes * 2)
             changed = True
         if s.memory.epoch != self._rows_epoch:
             self._rows_epoch = s.memory.epoch
@@ -201,7 +210,7 @@ class KoehandelObserver(Observer):
             changed = True
         if s.max_bid != self._rows_max_bid:
             self._rows_max_bid = list(s.max_bid)
-            rows[:, BID_COLUMN] = s.max_bid * 2
+            _put(rows[:, BID_COLUMN], 0, s.max_bid * 2)
             changed = True
         self._rows_stamp += changed
 
@@ -232,17 +241,16 @@ class KoehandelObserver(Observer):
             else:
                 kind, species = 2, card - PEDIGREE
             high_bidder = -1 if s.high_bidder < 0 else (s.high_bidder - me) % n
-            vec[self.auction_index:self.auction_index + 5] = (kind, species, s.high, high_bidder, s.passes)
+            _put(vec, self.auction_index, (kind, species, s.high, high_bidder, s.passes))
         pedigree = PEDIGREE <= card < MONEY
         key = (s.seq, s.commits[me], s.kstar, s.winner) if pedigree else -1
         if key != view.pedigree:
             view.pedigree = key
-            block = vec[self.pedigree_index:self.pedigree_index + 3 + SLOTS]
             own = s.commits[me] if pedigree and s.commits[me] is not None else -1
-            block[:3] = (own, (s.winner - me) % n if s.kstar else -1, s.kstar)
-            block[3:] = 0
+            tied = [0] * SLOTS
             for seat in s.tied if self.reveal_ties else ():
-                block[3 + (seat - me) % n] = 1
+                tied[(seat - me) % n] = 1
+            _put(vec, self.pedigree_index, (own, (s.winner - me) % n if s.kstar else -1, s.kstar, *tied))
         key = (s.seq, len(s.pot)) if s.pot else -1
         if key != view.pot:
             view.pot = key
@@ -251,7 +259,7 @@ class KoehandelObserver(Observer):
                 laid[(seat - me) % n] += 1
                 if seat == me:
                     laid[SLOTS + d] += 1
-            vec[self.pot_index:self.pot_index + SLOTS + NUM_DENOMS] = laid
+            _put(vec, self.pot_index, laid)
 
     def _trade(self, s: KoehandelState, me: int, view: _View, vec: np.ndarray) -> None:
         """C, D, species, stake, round, round-1 response and result, round-2 response, offer card counts
@@ -278,3 +286,10 @@ class KoehandelObserver(Observer):
         out += first["offer"] + first["counter"] if done and trader else UNKNOWN * 2
         out += s.offers[0] if laid and me == s.challenger else UNKNOWN
         vec[self.trade_index:self.trade_index + len(out)] = out
+
+
+def _put(vec: np.ndarray, start: int, values) -> None:
+    """``vec[start:start + len(values)] = values`` a value at a time: for a few values, compiled, that is
+    several times cheaper than converting them for a slice."""
+    for i, value in enumerate(values, start):
+        vec[i] = value
