@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from hiddenhand import compiled
 from hiddenhand.envs import make as make_env
 
 #: (label, game, env options) of the hiddenhand envs measured.
@@ -111,6 +112,9 @@ def format_table(rows: list[dict]) -> str:
 def main(seconds: float = 3.0, json_path: str | None = None) -> int:
     rows = run(seconds)
     print(format_table(rows))
+    in_use = compiled.compiled_in_use()
+    print(f"hiddenhand modules compiled: {len(in_use)} of {len(compiled.SOURCES)} in use"
+          + ("" if in_use else f" (plain Python; see {compiled.__name__})"))
     if json_path:
         with open(json_path, "w") as handle:
             json.dump(rows, handle, indent=2)
