@@ -10,11 +10,12 @@ COMPILED := $(shell $(PYTHON) hiddenhand/compiled.py)
 
 .PHONY: run test bench install clean
 
+# dependencies first (not compiling), then the compiled modules, again whenever a source changes
 $(STAMP): pyproject.toml constraints.txt setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip setuptools wheel
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[train,bench,dev]'
-	touch $(STAMP) $(BUILT)
+	HIDDENHAND_PURE_PYTHON=1 $(PY) -m pip install --quiet -c constraints.txt -e '.[train,bench,dev]'
+	touch $(STAMP)
 
 $(BUILT): $(STAMP) hiddenhand/compiled.py $(COMPILED)
 	$(PY) -m pip install --quiet --no-deps -e .
