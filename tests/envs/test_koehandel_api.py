@@ -371,11 +371,13 @@ def test_step_before_reset_is_a_clear_error():
     ({"overbid_cap": 15}, "overbid_cap"),
     ({"animal_values": [10] * 9}, "animal_values"),
     ({"money_composition": [12, 18, 6, 12, 6, 6, 5], "num_players": 6}, "money_composition"),
+    ({"money_composition": [12, 18, 6, 12, 6, 6]}, "money_composition"),
     ({"illegal_action": "ignore"}, "illegal_action"),
     ({"reward_mode": "dense"}, "reward_mode"),
     ({"render_mode": "rgb_array"}, "render_mode"),
 ])
 def test_bad_options_are_rejected_with_a_clear_error(kwargs, message):
+    """Appendix A (K-A1): a bad argument or option is rejected at construction, naming it."""
     with pytest.raises((ValueError, TypeError), match=message):
         koehandel_v0.env(**kwargs)
 
