@@ -1,0 +1,99 @@
+"""The one place a game is declared: adding a game is its folder plus one :class:`GameEntry` here.
+
+Everything that lists games reads :data:`REGISTRY`: ``hiddenhand.envs.make``, PettingZoo's registry
+(``hiddenhand/<name>-v0``), ``hiddenhand.agents.load`` (the heuristic), the CLI's game choices, the
+benchmark, packaging (``hiddenhand.envs.<name>`` is found by package discovery) and the contract suite
+in ``tests/contract/`` (player counts, option sets, golden playthroughs). See docs/adding_a_game.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """How the rest of the project finds and exercises one game.
+
+    ``name`` is the registry key and must equal the ``Game.name`` of the game's rules engine; its env
+    module is ``hiddenhand.envs.<name>_v0`` (``env()``, ``raw_env``) and its package
+    ``hiddenhand.envs.<name>``.
+    """
+
+    name: str
+    title: str
+    #: "module:Class" of the heuristic baseline agent.
+    heuristic: str
+    player_counts: tuple[int, ...]
+    default_players: int
+    #: Player counts measured by ``python -m hiddenhand bench``.
+    bench_players: tuple[int, ...]
+    #: Env options the contract suite also runs (besides the defaults), one dict per set.
+    option_sets: tuple[dict[str, Any], ...] = ()
+    #: (env options, seed) of each golden playthrough recorded in ``tests/golden/``.
+    golden: tuple[tuple[dict[str, Any], int], ...] = ()
+    #: Training presets in ``configs/train/`` (the first is the default).
+    train_presets: tuple[str, ...] = field(default=())
+    version: int = 0
+
+    @property
+    def module_name(self) -> str:
+        return f"hiddenhand.envs.{self.name}_v{self.version}"
+
+    @property
+    def env_id(self) -> str:
+        """PettingZoo registry id."""
+        return f"hiddenhand/{self.name}-v{self.version}"
+
+    def module(self) -> ModuleType:
+        return importlib.import_module(self.module_name)
+
+    def heuristic_class(self) -> type:
+        module, cls = self.heuristic.split(":")
+        return getattr(importlib.import_module(module), cls)
+
+
+REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
+    GameEntry(
+        name="david_goliath",
+        title="David & Goliath",
+        heuristic="hiddenhand.agents.heuristics.david_goliath:DavidGoliathHeuristic",
+        player_counts=(2, 3, 4, 5, 6),
+        default_players=4,
+        bench_players=(2, 4, 6),
+        option_sets=({"rounds": 1}, {"card_features": True, "rounds": 2}),
+        golden=(({"num_players": 3, "rounds": 1}, 0),
+                ({"num_players": 4, "rounds": 1, "card_features": True}, 1),
+                ({"num_players": 6, "rounds": 1}, 2)),
+        train_presets=("david_goliath", "david_goliath_quick"),
+    ),
+    GameEntry(
+        name="koehandel",
+        title="Koehandel Master",
+        heuristic="hiddenhand.agents.heuristics.koehandel:KoehandelHeuristic",
+        player_counts=(2, 3, 4, 5, 6),
+        default_players=4,
+        bench_players=(2, 4, 6),
+        option_sets=({"overbid_mode": "reveal_and_restart", "payment_rule": "strict", "max_turns": 60},
+                     {"observation_mode": "full_record", "super_koehandel": True, "money_counts": True,
+                      "max_turns": 60}),
+        golden=(({"num_players": 2, "max_turns": 10}, 0),
+                ({"num_players": 4, "max_turns": 12}, 1),
+                ({"num_players": 3, "max_turns": 8, "overbid_mode": "reveal_and_restart",
+                  "observation_mode": "full_record", "super_koehandel": True}, 2),
+                ({"num_players": 2}, 3),
+                ({"num_players": 3}, 4)),
+        train_presets=("koehandel",),
+    ),
+)}
+
+
+def entry(game: str) -> GameEntry:
+    """The registry entry of ``game``; ``ValueError`` naming the registered games otherwise."""
+    try:
+        return REGISTRY[game]
+    except KeyError:
+        raise ValueError(f"unknown game {game!r}; registered games: {sorted(REGISTRY)}") from None
