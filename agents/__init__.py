@@ -6,20 +6,15 @@ trained agent (a file in ``agents/trained/``, e.g. ``david_goliath_4p``) or the 
 
 from __future__ import annotations
 
-import importlib
 from pathlib import Path
 
 from hiddenhand.envs import load_module
 from hiddenhand.envs.core.game import Game
+from hiddenhand.envs.registry import entry
 
 from .base import Agent, RandomAgent
 from .trained import AgentFileError, PolicyAgent, load_policy, save_policy
 
-#: Game name -> "module:class" of its heuristic baseline.
-HEURISTICS = {
-    "david_goliath": "hiddenhand.agents.heuristics.david_goliath:DavidGoliathHeuristic",
-    "koehandel": "hiddenhand.agents.heuristics.koehandel:KoehandelHeuristic",
-}
 BUILTIN = ("random", "heuristic")
 TRAINED_DIR = Path(__file__).parent / "trained"
 
@@ -75,10 +70,7 @@ def make(name: str, game: Game, seed: int | None = None) -> Agent:
 def _builtin(name: str, game: Game, seed: int | None) -> Agent:
     if name == "random":
         return RandomAgent(seed)
-    if game.name not in HEURISTICS:
-        raise ValueError(f"no heuristic agent for game {game.name!r}")
-    module, cls = HEURISTICS[game.name].split(":")
-    return getattr(importlib.import_module(module), cls)(game, seed=seed)
+    return entry(game.name).heuristic_class()(game, seed=seed)
 
 
 __all__ = ["Agent", "AgentFileError", "PolicyAgent", "RandomAgent", "env_options_for", "load", "load_policy", "make",

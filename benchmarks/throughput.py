@@ -16,18 +16,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from hiddenhand import compiled
 from hiddenhand.envs import make as make_env
+from hiddenhand.envs.registry import REGISTRY
 
-#: (label, game, env options) of the hiddenhand envs measured.
-HIDDENHAND_CASES = [
-    ("david_goliath 2p", "david_goliath", {"num_players": 2}),
-    ("david_goliath 4p", "david_goliath", {"num_players": 4}),
-    ("david_goliath 6p", "david_goliath", {"num_players": 6}),
-    ("koehandel 2p", "koehandel", {"num_players": 2}),
-    ("koehandel 4p", "koehandel", {"num_players": 4}),
-    ("koehandel 6p", "koehandel", {"num_players": 6}),
-]
+#: (label, game, env options) of the hiddenhand envs measured: each registry entry's bench line-up.
+HIDDENHAND_CASES = [(f"{name} {n}p", name, {"num_players": n})
+                    for name, entry in REGISTRY.items() for n in entry.bench_players]
 REFERENCE = "pettingzoo texas_holdem_v4"
 
 
@@ -112,9 +106,6 @@ def format_table(rows: list[dict]) -> str:
 def main(seconds: float = 3.0, json_path: str | None = None) -> int:
     rows = run(seconds)
     print(format_table(rows))
-    in_use = compiled.compiled_in_use()
-    print(f"hiddenhand modules compiled: {len(in_use)} of {len(compiled.SOURCES)} in use"
-          + ("" if in_use else f" (plain Python; see {compiled.__name__})"))
     if json_path:
         with open(json_path, "w") as handle:
             json.dump(rows, handle, indent=2)

@@ -1,24 +1,21 @@
-"""hiddenhand environments: one ``<game>_v0`` module per game (PettingZoo AEC)."""
+"""hiddenhand environments: one ``<game>_v0`` module per game (PettingZoo AEC), declared in
+:mod:`hiddenhand.envs.registry`."""
 
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
-#: Game name -> versioned module (relative to this package).
-GAMES = {
-    "david_goliath": "david_goliath_v0",
-    "koehandel": "koehandel_v0",
-}
+from .registry import REGISTRY, entry
 
 
 def load_module(game: str) -> ModuleType:
-    """The ``<game>_v0`` module of a game, by name."""
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; available: {sorted(GAMES)}")
-    return importlib.import_module(f"{__name__}.{GAMES[game]}")
+    """The ``<game>_v0`` module of a registered game, by name."""
+    return entry(game).module()
 
 
 def make(game: str, **kwargs):
     """``load_module(game).env(**kwargs)``."""
     return load_module(game).env(**kwargs)
+
+
+__all__ = ["REGISTRY", "entry", "load_module", "make"]

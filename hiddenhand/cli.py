@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from hiddenhand.envs import GAMES
+from hiddenhand.envs.registry import REGISTRY
 
 
 def _agent_list(text: str) -> list[str]:
@@ -19,7 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     play = sub.add_parser("play", help="play a game in the terminal against agents")
-    play.add_argument("game", choices=sorted(GAMES))
+    play.add_argument("game", choices=sorted(REGISTRY))
     play.add_argument("--players", type=int, default=4)
     play.add_argument("--agents", type=_agent_list, default=None,
                       help="comma-separated opponents for the other seats (default: heuristic)")
@@ -27,7 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None)
 
     tour = sub.add_parser("tournament", help="seeded games of agents with seat rotation; prints win rates")
-    tour.add_argument("game", choices=sorted(GAMES))
+    tour.add_argument("game", choices=sorted(REGISTRY))
     tour.add_argument("--agents", type=_agent_list, required=True, help="one agent per seat, comma-separated")
     tour.add_argument("--games", type=int, default=200)
     tour.add_argument("--seed", type=int, default=0)
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     quick.add_argument("--games", type=int, default=400, help="evaluation games per opponent line-up")
 
     train = sub.add_parser("train", help="self-play MaskablePPO training from a YAML config")
-    train.add_argument("game", choices=sorted(GAMES))
+    train.add_argument("game", choices=sorted(REGISTRY))
     train.add_argument("--config", required=True, help="a YAML file or a preset name, e.g. david_goliath_quick")
     train.add_argument("--run-dir", default=None, help="default: runs/<config name>")
     train.add_argument("--resume", action="store_true", help="continue from the run's newest checkpoint")
@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--no-progress", action="store_true")
 
     evaluate = sub.add_parser("evaluate", help="seeded games in parallel: win rates, CIs, OpenSkill ratings")
-    evaluate.add_argument("game", choices=sorted(GAMES))
+    evaluate.add_argument("game", choices=sorted(REGISTRY))
     evaluate.add_argument("--players", type=int, required=True)
     evaluate.add_argument("--agents", type=_agent_list, required=True,
                           help="one per seat: random, heuristic, a shipped agent name or an agent file")

@@ -91,7 +91,7 @@ class EvalConfig:
 class TrainConfig:
     """A self-play training run; ``env`` is passed on as ``hiddenhand.envs.make(game, **env)``."""
 
-    game: str = field(metadata={"choices": tuple(envs.GAMES)})
+    game: str = field(metadata={"choices": tuple(envs.REGISTRY)})
     env: dict = field(default_factory=dict)
     seed: int = _field(0, min=0)
     total_timesteps: int = _field(1_000_000, min=1)

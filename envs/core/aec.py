@@ -16,11 +16,18 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env import AECIterable
 
-from .game import Game, Observer, State
+from .game import Game, Observer, SnapshotError, State
+from .options import Choice, Int, Option, Optional, Options
 from .rewards import REWARD_MODES, score_margin_rewards, win_loss_rewards, winners
 
-ILLEGAL_ACTION_POLICIES = ("raise", "terminate")
 SNAPSHOT_FORMAT = "hiddenhand-snapshot/1"
+#: Options every game's env takes besides its game's own.
+ENV_OPTIONS = Options("env", [
+    Option("render_mode", None, Optional(Choice("ansi", "human")), "text rendering"),
+    Option("max_cycles", None, Optional(Int(1)), "truncate after this many cycles (default: twice the game length)"),
+    Option("illegal_action", "raise", Choice("raise", "terminate"), "a ValueError, or PettingZoo's -1 and game over"),
+    Option("reward_mode", "win_loss", Choice(*REWARD_MODES), "terminal rewards"),
+])
 
 
 class HiddenInfoAECEnv(AECEnv):
@@ -39,17 +46,15 @@ class HiddenInfoAECEnv(AECEnv):
         **game_options: Any,
     ):
         super().__init__()
-        name = self.metadata["name"]
-        _check_choice(name, "render_mode", render_mode, (None, *self.metadata["render_modes"]))
-        _check_choice(name, "illegal_action", illegal_action, ILLEGAL_ACTION_POLICIES)
-        _check_choice(name, "reward_mode", reward_mode, REWARD_MODES)
+        env_options = ENV_OPTIONS.resolve(dict(render_mode=render_mode, max_cycles=max_cycles,
+                                               illegal_action=illegal_action, reward_mode=reward_mode),
+                                          where=self.metadata["name"])
+        render_mode, max_cycles, illegal_action, reward_mode = env_options.values()
         self.game: Game = self.game_class(**game_options)
         self.observer: Observer = self.observer_class(self.game)
         n = self.game.num_players
         if max_cycles is None:
             max_cycles = 2 * -(-self.game.max_game_length // n)
-        if not isinstance(max_cycles, int) or max_cycles < 1:
-            raise ValueError(f"{name}: max_cycles must be a positive int, got {max_cycles!r}")
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.illegal_action = illegal_action
@@ -201,45 +206,136 @@ class HiddenInfoAECEnv(AECEnv):
         }
 
     def restore(self, snapshot: dict[str, Any]) -> None:
-        """Set the env to a state captured by :meth:`snapshot` (of a game with the same options)."""
-        name = self.metadata["name"]
-        expected = {"format": SNAPSHOT_FORMAT, "game": name, "num_players": self.game.num_players,
-                    "config": self.game.config()}
-        for key, value in expected.items():
-            if snapshot.get(key) != value:
-                raise ValueError(f"{name}: snapshot {key}={snapshot.get(key)!r} does not match this env's {value!r}")
-        state = self.game.state_from_json(snapshot["state"])
-        rng = np.random.default_rng()
-        rng.bit_generator.state = snapshot["rng"]
-        aec = snapshot["aec"]
-        self._state, self._rng = state, rng
-        self.history = list(snapshot["history"])
-        self.agents = list(aec["agents"])
-        self.agent_selection = aec["agent_selection"]
-        self._skip_agent_selection = aec["skip_agent_selection"]
-        self.rewards = dict(aec["rewards"])
-        self._cumulative_rewards = dict(aec["cumulative_rewards"])
-        self.terminations = dict(aec["terminations"])
-        self.truncations = dict(aec["truncations"])
-        self.infos = copy.deepcopy(aec["infos"])
-        self._game_over = aec["game_over"]
+        """Set the env to a state captured by :meth:`snapshot` (of a game with the same options).
+
+        Everything is checked before anything changes: the format, the game and its options, the
+        state's types and ranges, the game's :meth:`~Game.invariants`, the RNG, the history and the
+        AEC bookkeeping (whose turn it is must agree with the state). A bad snapshot raises
+        :class:`SnapshotError` naming the problem and leaves the env as it was. This is the supported
+        way to set up a position; ``set_position`` builds one from a game's own keywords.
+        """
+        parts = self._checked(snapshot)
+        (self._state, self._rng, self.history, self.agents, self.agent_selection, self._skip_agent_selection,
+         self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos,
+         self._game_over) = parts
         self._mask_fresh = False
+        self.observer.invalidate()
+
+    def set_position(self, seed: int | None = None, **spec: Any) -> None:
+        """Deal a new game with ``seed``, then set it up as ``spec`` says (the game's documented keywords,
+        see its ``position`` helper) and validate it like a snapshot. ``history`` starts empty: the
+        position was not reached by play, so it cannot be replayed from a seed."""
+        self.reset(seed=seed)
+        snapshot = self.snapshot()
+        snapshot["state"] = self.game.position(snapshot["state"], **spec)
+        snapshot["history"] = []
+        state = self._parse_state(snapshot["state"])
+        if not state.is_terminal:
+            snapshot["aec"]["agent_selection"] = self.possible_agents[state.current_player]
+        self.restore(snapshot)
 
     def determinize(self, agent: str, seed: int | None = None) -> HiddenInfoAECEnv:
         """A new env in which everything hidden from ``agent`` is re-dealt consistently with what it saw.
 
-        ``agent``'s observation is unchanged; play continues from here. Future chance events draw from
-        a fresh RNG seeded by ``seed`` (the original RNG would reveal future deals). The new env's
-        ``history`` starts empty, since its deal was not produced by a seed.
+        ``agent``'s observation is unchanged; play continues from here. The copy depends only on what
+        ``agent`` knows and on ``seed``: two positions that ``agent`` cannot tell apart give identical
+        copies, so no trace of the true hidden state (hands, records, logs) survives in it. Future
+        chance events draw from a fresh RNG seeded by ``seed``; the copy's ``history`` starts empty.
         """
         if agent not in self._seat_of:
             raise ValueError(f"{self.metadata['name']}: unknown agent {agent!r}; agents: {self.possible_agents}")
-        clone = type(self)(**self._init_kwargs)
-        clone.restore(self.snapshot())
+        clone = copy.copy(self)
+        clone.__dict__.update({key: copy.deepcopy(value) for key, value in self.__dict__.items()
+                               if key not in ("game", "observer", "_state", "_rng", "observation_spaces",
+                                              "action_spaces", "_observation_space", "_action_space")})
+        clone.observer = self.observer_class(self.game)
         clone._rng = np.random.default_rng(seed)
+        clone._state = self.game.state_from_json(self._require_state().to_json())
         clone._state.resample_hidden(self._seat_of[agent], clone._rng)
         clone.history = []
+        clone._mask_fresh = False
         return clone
+
+    def _checked(self, snapshot: Any) -> tuple:
+        """The parts of a valid snapshot, ready to assign; :class:`SnapshotError` otherwise."""
+        name = self.metadata["name"]
+        if not isinstance(snapshot, dict):
+            raise SnapshotError(f"{name}: a snapshot is a dict, got {type(snapshot).__name__}")
+        missing = sorted({"format", "game", "num_players", "config", "state", "rng", "history", "aec"} - set(snapshot))
+        if missing:
+            raise SnapshotError(f"{name}: snapshot lacks {missing}")
+        expected = {"format": SNAPSHOT_FORMAT, "game": name, "num_players": self.game.num_players,
+                    "config": self.game.config()}
+        for key, value in expected.items():
+            if snapshot[key] != value:
+                raise SnapshotError(f"{name}: snapshot {key}={snapshot[key]!r} does not match this env's {value!r}")
+        state = self._parse_state(snapshot["state"])
+        rng = np.random.default_rng()
+        try:
+            rng.bit_generator.state = snapshot["rng"]
+        except (TypeError, ValueError, KeyError) as error:
+            raise SnapshotError(f"{name}: snapshot rng is not a {type(rng.bit_generator).__name__} state "
+                                f"({error})") from None
+        history = snapshot["history"]
+        if not isinstance(history, list) or not all(
+                isinstance(a, int) and not isinstance(a, bool) and 0 <= a < self._num_actions for a in history):
+            raise SnapshotError(f"{name}: snapshot history must be a list of action ids 0..{self._num_actions - 1}")
+        return (state, rng, list(history), *self._checked_aec(snapshot["aec"], state))
+
+    def _parse_state(self, data: Any) -> State:
+        name = self.metadata["name"]
+        if not isinstance(data, dict):
+            raise SnapshotError(f"{name}: snapshot state must be a dict, got {type(data).__name__}")
+        try:
+            state = self.game.state_from_json(data)
+        except SnapshotError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+            raise SnapshotError(f"{name}: snapshot state is malformed ({type(error).__name__}: {error})") from None
+        problems = self.game.invariants(state)
+        if problems:
+            raise SnapshotError(f"{name}: snapshot state breaks the rules: {'; '.join(problems)}")
+        return state
+
+    def _checked_aec(self, aec: Any, state: State) -> tuple:
+        name, agents_all = self.metadata["name"], self.possible_agents
+        keys = ("agents", "agent_selection", "skip_agent_selection", "rewards", "cumulative_rewards",
+                "terminations", "truncations", "infos", "game_over")
+        if not isinstance(aec, dict) or sorted(aec) != sorted(keys):
+            raise SnapshotError(f"{name}: snapshot aec must hold exactly {list(keys)}")
+        agents, selection, over = aec["agents"], aec["agent_selection"], aec["game_over"]
+
+        def fail(problem: str) -> SnapshotError:
+            return SnapshotError(f"{name}: snapshot aec: {problem}")
+
+        if not isinstance(over, bool):
+            raise fail(f"game_over must be a bool, got {over!r}")
+        if not isinstance(agents, list) or any(a not in agents_all for a in agents) or len(set(agents)) != len(agents):
+            raise fail(f"agents must be distinct agents of {agents_all}, got {agents!r}")
+        if selection not in agents_all or aec["skip_agent_selection"] not in (None, *agents_all):
+            raise fail(f"agent_selection {selection!r} is not one of {agents_all}")
+        tables = {}
+        for key, kinds in (("rewards", (int, float)), ("cumulative_rewards", (int, float)),
+                           ("terminations", (bool,)), ("truncations", (bool,)), ("infos", (dict,))):
+            table = aec[key]
+            if not isinstance(table, dict) or set(table) != set(agents) or not all(
+                    isinstance(v, kinds) and not (kinds != (bool,) and isinstance(v, bool)) for v in table.values()):
+                raise fail(f"{key} must map each of {agents} to a {kinds[0].__name__}")
+            tables[key] = copy.deepcopy(table)
+        if over:
+            if not state.is_terminal and not any(tables["truncations"].values()) and not any(
+                    "illegal_action" in info for info in tables["infos"].values()):
+                raise fail("game_over is true but the game is neither finished, truncated nor ended by an illegal action")
+        else:
+            if state.is_terminal:
+                raise fail("the state is terminal but game_over is false")
+            if agents != agents_all or any(tables["terminations"].values()) or any(tables["truncations"].values()):
+                raise fail("a running game has every agent, none terminated or truncated")
+            if selection != agents_all[state.current_player]:
+                raise fail(f"agent_selection {selection!r} is not the state's current player "
+                           f"{agents_all[state.current_player]!r}")
+        return (list(agents), selection, aec["skip_agent_selection"], tables["rewards"],
+                tables["cumulative_rewards"], tables["terminations"], tables["truncations"], tables["infos"], over)
 
     # ----------------------------------------------------------------- internals
     def _require_state(self) -> State:
@@ -312,6 +408,3 @@ def _agents(env: HiddenInfoAECEnv, max_iter: int):
         yield env.agent_selection
 
 
-def _check_choice(env_name: str, option: str, value: Any, allowed: tuple) -> None:
-    if value not in allowed:
-        raise ValueError(f"{env_name}: {option}={value!r} is not supported; allowed: {list(allowed)}")

@@ -13,6 +13,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from .layout import ObservationLayout
+from .options import Int, check
+
+
+class SnapshotError(ValueError):
+    """A snapshot or position that is malformed or breaks the game's rules; the message says what."""
 
 
 class Game(ABC):
@@ -28,14 +33,7 @@ class Game(ABC):
     truncation_reward: str = "zero"
 
     def __init__(self, num_players: int):
-        if not isinstance(num_players, (int, np.integer)) or isinstance(num_players, bool):
-            raise TypeError(f"{self.name}: num_players must be an int, got {num_players!r}")
-        if not self.min_players <= num_players <= self.max_players:
-            raise ValueError(
-                f"{self.name}: num_players={num_players} is not supported; "
-                f"allowed: {self.min_players}..{self.max_players}"
-            )
-        self.num_players = int(num_players)
+        self.num_players = check(self.name, "num_players", num_players, Int(self.min_players, self.max_players))
 
     @property
     @abstractmethod
@@ -57,7 +55,8 @@ class Game(ABC):
 
     @abstractmethod
     def state_from_json(self, data: dict[str, Any]) -> State:
-        """Inverse of :meth:`State.to_json`."""
+        """Inverse of :meth:`State.to_json`. Checks the types and ranges of what it reads and raises
+        :class:`SnapshotError` naming the first problem (the rules are checked by :meth:`invariants`)."""
 
     @abstractmethod
     def action_to_string(self, action: int) -> str:
@@ -66,6 +65,18 @@ class Game(ABC):
     @abstractmethod
     def string_to_action(self, text: str) -> int:
         """Parse a human's input into an action id; ``ValueError`` if it names none."""
+
+    @abstractmethod
+    def invariants(self, state: State) -> list[str]:
+        """What is wrong with ``state`` (empty when nothing is): conservation of cards and money, ranges,
+        whose turn it is. :meth:`HiddenInfoAECEnv.restore` refuses a state with any, and the contract
+        suite checks them after every step of random play."""
+
+    def position(self, base: dict[str, Any], **spec: Any) -> dict[str, Any]:
+        """A state (as ``to_json`` data) set up from ``base`` (a freshly dealt state's data) and ``spec``,
+        the game's documented keywords (e.g. hands and leader). Used by ``env.set_position``, which
+        validates the result like any snapshot."""
+        raise NotImplementedError(f"{self.name} has no position helper; edit a snapshot and restore() it")
 
     def announce(self, state: State, action: int) -> str | None:
         """What the other players see of ``action`` about to be played in ``state`` (None: nothing)."""
@@ -146,3 +157,7 @@ class Observer(ABC):
     @abstractmethod
     def encode(self, state: State, player: int) -> np.ndarray:
         """A new vector of ``dtype``: what ``player`` may see of ``state``, relative to its seat."""
+
+    def invalidate(self) -> None:
+        """Forget any cached encoding. The core calls it whenever a state changes other than through
+        ``apply`` (restore, set_position, determinize); an observer with caches overrides it."""

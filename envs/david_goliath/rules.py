@@ -94,6 +94,9 @@ class DavidGoliathGame(Game):
     def config(self) -> dict[str, Any]:
         return {"num_players": self.num_players, "rounds": self.rounds, "card_features": self.card_features}
 
+    def invariants(self, state) -> list[str]:
+        return []  # TODO(contract): the game's checks
+
     def new_initial_state(self, rng: np.random.Generator) -> DavidGoliathState:
         return DavidGoliathState(self, dealer=int(rng.integers(self.num_players)), rng=rng)  # DG-1
 

@@ -35,7 +35,7 @@ DECISION_NAMES = {
     D_OFFER: "offer", D_RESPONSE: "response", D_COUNTER: "counter-offer", D_DISTRIBUTE: "distribution",
 }
 
-SPECIES_NAMES = ("rooster", "goose", "cat", "dog", "sheep", "goat", "donkey", "pig", "cow", "horse", "rat")
+from .cards import SPECIES_NAMES  # noqa: E402,F401  (re-exported)
 
 
 def target_action(offset: int, species: int) -> int:

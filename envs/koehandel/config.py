@@ -13,11 +13,8 @@ from typing import Any
 
 import yaml
 
-DENOMINATIONS = (0, 10, 20, 50, 100, 200, 500)
-NUM_DENOMS = len(DENOMINATIONS)
-NUM_ANIMALS = 10
-RAT = 10
-NUM_SPECIES = 11
+from .cards import DENOMINATIONS, NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, RAT  # noqa: F401  (re-exported)
+
 MAX_PLAYERS = 6
 DATA_FILE = "games/koehandel.yaml"
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .actions import DECISION_NAMES, SPECIES_NAMES
+from .actions import DECISION_NAMES
+from .cards import SPECIES_NAMES, card_name
 from .config import NUM_ANIMALS, NUM_SPECIES
 from .money import describe
 
@@ -24,8 +25,6 @@ def render_state(state, viewer: int | None = None) -> str:
     elif s.decision:
         lines.append(f"decision: {DECISION_NAMES[s.decision]} by player_{s.current_player}")
         if s.auctioneer >= 0 and s.card >= 0 and s.n > 2:
-            from .rules import card_name
-
             lines.append(f"auction of {card_name(s.card)} by player_{s.auctioneer}: high bid {s.high}"
                          + (f" by player_{s.high_bidder}" if s.high_bidder >= 0 else ""))
         if s.challenger >= 0:

@@ -21,16 +21,7 @@ from .money import auto_payment, contains, extensions, guarded_denominations, le
 from .records import Memory
 from .scoring import player_score
 
-PEDIGREE = 11  # card code of the pedigree of species s is PEDIGREE + s
-MONEY = 21  # card code of a money card of denomination index d is MONEY + d
-
-
-def card_name(card: int) -> str:
-    if card < NUM_SPECIES:
-        return A.SPECIES_NAMES[card]
-    if card < MONEY:
-        return f"pedigree {A.SPECIES_NAMES[card - PEDIGREE]}"
-    return f"money {DENOMINATIONS[card - MONEY]}"
+from .cards import MONEY, PEDIGREE, card_name  # noqa: F401  (re-exported)
 
 
 class KoehandelGame(Game):
@@ -59,6 +50,9 @@ class KoehandelGame(Game):
         options = self.cfg.options()
         options.pop("num_players")
         return options
+
+    def invariants(self, state) -> list[str]:
+        return []  # TODO(contract): the game's checks
 
     def new_initial_state(self, rng: np.random.Generator) -> KoehandelState:
         state = KoehandelState(self)
