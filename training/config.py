@@ -21,13 +21,10 @@ import yaml
 
 import hiddenhand.configs
 from hiddenhand import envs
+from hiddenhand.envs.core.options import ConfigError
 
 PRESET_DIR = Path(hiddenhand.configs.__file__).parent / "train"
 BASELINES = ("random", "heuristic")
-
-
-class ConfigError(ValueError):
-    """An invalid training configuration; the message names the file and the key."""
 
 
 def _field(default: Any, **rules: Any) -> Any:

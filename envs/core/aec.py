@@ -21,6 +21,7 @@ from .options import Choice, Int, Option, Optional, Options
 from .rewards import REWARD_MODES, score_margin_rewards, win_loss_rewards, winners
 
 SNAPSHOT_FORMAT = "hiddenhand-snapshot/1"
+_INT_TYPES = frozenset({int})
 #: Options every game's env takes besides its game's own.
 ENV_OPTIONS = Options("env", [
     Option("render_mode", None, Optional(Choice("ansi", "human")), "text rendering"),
@@ -81,6 +82,7 @@ class HiddenInfoAECEnv(AECEnv):
         self._state: State | None = None
         self._rng: np.random.Generator | None = None
         self._game_over = False
+        self._steps = 0  # actions played in this game (``history`` restarts at a re-deal)
         self.history: list[int] = []
 
     # ----------------------------------------------------------------- PettingZoo API
@@ -95,6 +97,7 @@ class HiddenInfoAECEnv(AECEnv):
             self._rng = np.random.default_rng(seed)
         self._state = self.game.new_initial_state(self._rng)
         self.history = []
+        self._steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -132,9 +135,10 @@ class HiddenInfoAECEnv(AECEnv):
             return
         state = self._state or self._require_state()
         mask = self._legal_mask()
-        try:
-            legal = action is not None and 0 <= action < self._num_actions and mask[action]
-        except (TypeError, IndexError, ValueError):  # not an integer action
+        try:  # an int or numpy integer in range whose mask bit is set; never a bool or an array
+            legal = (action.__class__ in _INT_TYPES or isinstance(action, np.integer)) and \
+                0 <= action < self._num_actions and mask[action]
+        except (TypeError, IndexError, ValueError):
             legal = False
         if not legal:
             self._illegal(action)
@@ -143,6 +147,7 @@ class HiddenInfoAECEnv(AECEnv):
         action = int(action)
         state.apply(action, self._rng)
         self.history.append(action)
+        self._steps += 1
         self._mask_fresh = False
         if state.is_truncated:
             zero = self.game.truncation_reward == "zero"
@@ -150,7 +155,7 @@ class HiddenInfoAECEnv(AECEnv):
             self._finish(mover, rewards, truncated=True)
         elif state.is_terminal:
             self._finish(mover, self._terminal_rewards(state.scores()), truncated=False)
-        elif len(self.history) >= self._max_steps:
+        elif self._steps >= self._max_steps:
             self._finish(mover, [0.0] * self.game.num_players, truncated=True)
         else:
             self.agent_selection = self.possible_agents[state.current_player]
@@ -202,6 +207,7 @@ class HiddenInfoAECEnv(AECEnv):
                 "truncations": dict(self.truncations),
                 "infos": copy.deepcopy(self.infos),
                 "game_over": self._game_over,
+                "steps": self._steps,
             },
         }
 
@@ -217,7 +223,7 @@ class HiddenInfoAECEnv(AECEnv):
         parts = self._checked(snapshot)
         (self._state, self._rng, self.history, self.agents, self.agent_selection, self._skip_agent_selection,
          self.rewards, self._cumulative_rewards, self.terminations, self.truncations, self.infos,
-         self._game_over) = parts
+         self._game_over, self._steps) = parts
         self._mask_fresh = False
         self.observer.invalidate()
 
@@ -280,7 +286,10 @@ class HiddenInfoAECEnv(AECEnv):
         if not isinstance(history, list) or not all(
                 isinstance(a, int) and not isinstance(a, bool) and 0 <= a < self._num_actions for a in history):
             raise SnapshotError(f"{name}: snapshot history must be a list of action ids 0..{self._num_actions - 1}")
-        return (state, rng, list(history), *self._checked_aec(snapshot["aec"], state))
+        aec = self._checked_aec(snapshot["aec"], state)
+        if len(history) > aec[-1]:
+            raise SnapshotError(f"{name}: snapshot history holds {len(history)} actions, more than the {aec[-1]} steps played")
+        return (state, rng, list(history), *aec)
 
     def _parse_state(self, data: Any) -> State:
         name = self.metadata["name"]
@@ -300,7 +309,7 @@ class HiddenInfoAECEnv(AECEnv):
     def _checked_aec(self, aec: Any, state: State) -> tuple:
         name, agents_all = self.metadata["name"], self.possible_agents
         keys = ("agents", "agent_selection", "skip_agent_selection", "rewards", "cumulative_rewards",
-                "terminations", "truncations", "infos", "game_over")
+                "terminations", "truncations", "infos", "game_over", "steps")
         if not isinstance(aec, dict) or sorted(aec) != sorted(keys):
             raise SnapshotError(f"{name}: snapshot aec must hold exactly {list(keys)}")
         agents, selection, over = aec["agents"], aec["agent_selection"], aec["game_over"]
@@ -310,6 +319,9 @@ class HiddenInfoAECEnv(AECEnv):
 
         if not isinstance(over, bool):
             raise fail(f"game_over must be a bool, got {over!r}")
+        steps = aec["steps"]
+        if not isinstance(steps, int) or isinstance(steps, bool) or not 0 <= steps <= self._max_steps:
+            raise fail(f"steps must be an int in 0..{self._max_steps}, got {steps!r}")
         if not isinstance(agents, list) or any(a not in agents_all for a in agents) or len(set(agents)) != len(agents):
             raise fail(f"agents must be distinct agents of {agents_all}, got {agents!r}")
         if selection not in agents_all or aec["skip_agent_selection"] not in (None, *agents_all):
@@ -335,7 +347,8 @@ class HiddenInfoAECEnv(AECEnv):
                 raise fail(f"agent_selection {selection!r} is not the state's current player "
                            f"{agents_all[state.current_player]!r}")
         return (list(agents), selection, aec["skip_agent_selection"], tables["rewards"],
-                tables["cumulative_rewards"], tables["terminations"], tables["truncations"], tables["infos"], over)
+                tables["cumulative_rewards"], tables["terminations"], tables["truncations"], tables["infos"], over,
+                steps)
 
     # ----------------------------------------------------------------- internals
     def _require_state(self) -> State:
@@ -389,7 +402,7 @@ class HiddenInfoAECEnv(AECEnv):
 
     def _render_text(self) -> str:
         state = self._require_state()
-        header = f"{self.metadata['name']}  step {len(self.history)}"
+        header = f"{self.metadata['name']}  step {self._steps}"
         if self._game_over:
             header += "  (game over)"
         else:

@@ -158,6 +158,11 @@ class Observer(ABC):
     def encode(self, state: State, player: int) -> np.ndarray:
         """A new vector of ``dtype``: what ``player`` may see of ``state``, relative to its seat."""
 
+    def __reduce__(self):
+        """Copies and pickles are rebuilt from the game: caches (which may hold views into each other
+        that a copy would split) are never copied."""
+        return type(self), (self.game,)
+
     def invalidate(self) -> None:
         """Forget any cached encoding. The core calls it whenever a state changes other than through
         ``apply`` (restore, set_position, determinize); an observer with caches overrides it."""

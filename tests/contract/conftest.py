@@ -1,0 +1,79 @@
+"""The contract suite: generic tests that every game of the registry gets for free.
+
+Cases come from ``hiddenhand.envs.registry.REGISTRY``: each game at each of its player counts with
+default options, plus each of its ``option_sets`` at its default player count. A new game's registry
+entry is all it takes to run them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import hiddenhand  # noqa: F401  (registers the envs)
+from hiddenhand.envs import make
+from hiddenhand.envs.registry import REGISTRY
+
+
+def _cases() -> list:
+    cases = []
+    for name, entry in REGISTRY.items():
+        for n in entry.player_counts:
+            cases.append(pytest.param(name, {"num_players": n}, id=f"{name}-{n}p"))
+        for k, options in enumerate(entry.option_sets):
+            cases.append(pytest.param(name, {"num_players": entry.default_players, **options},
+                                      id=f"{name}-{entry.default_players}p-options{k}"))
+    return cases
+
+
+CASES = _cases()
+#: One case per game (its default player count and options), for the slower tests.
+GAME_CASES = [pytest.param(name, {"num_players": e.default_players}, id=name) for name, e in REGISTRY.items()]
+
+
+def play_random(env, seed: int, steps: int | None = None, each_step=None) -> int:
+    """Seeded random legal play from the current position (``steps`` actions at most, else to the end);
+    ``each_step(env)`` runs before every action. Returns the number of actions taken."""
+    rng = np.random.default_rng(seed)
+    taken = 0
+    while env.agents:
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        if steps is not None and taken >= steps:
+            break
+        if each_step is not None:
+            each_step(env)
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        taken += 1
+    return taken
+
+
+def trace(env, seed: int) -> list:
+    """Every agent's observation, the mask, reward and flags at each step of seeded random play to the end."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, _ = env.last()
+        views = tuple(env.observe(a)["observation"].tobytes() for a in env.possible_agents)
+        out.append((agent, observation["action_mask"].tobytes(), views, reward, termination, truncation))
+        env.step(None if termination or truncation else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    return out
+
+
+def game_length(game: str, options: dict, seed: int = 0) -> int:
+    env = make(game, **options)
+    env.reset(seed=seed)
+    return play_random(env, seed)
+
+
+def positions(game: str, options: dict, seed: int, count: int = 4):
+    """Envs at ``count`` points spread over a seeded random game (the start, middle, late)."""
+    length = game_length(game, options, seed)
+    for k in range(count):
+        env = make(game, **options)
+        env.reset(seed=seed)
+        play_random(env, seed, steps=(length - 1) * k // max(count - 1, 1))
+        if env.agents and not env.unwrapped._game_over:
+            yield env
