@@ -111,11 +111,14 @@ class HiddenInfoAECEnv(AECEnv):
 
     def agent_iter(self, max_iter: int = 2**63) -> AECIterable:
         """PettingZoo's ``agent_iter`` (the agent to act, until none is left), run with the core."""
+        self._require_state()
         return _AgentIterable(self, max_iter)
 
     def last(self, observe: bool = True) -> tuple:
         """PettingZoo's ``last`` (observation, cumulative reward, termination, truncation, info) of the
         agent to act, without the generic wrapper checks: the hot loop calls it every step."""
+        if self._state is None:
+            self._require_state()
         agent = self.agent_selection
         return (self.observe(agent) if observe else None, self._cumulative_rewards[agent],
                 self.terminations[agent], self.truncations[agent], self.infos[agent])
@@ -182,6 +185,7 @@ class HiddenInfoAECEnv(AECEnv):
 
     def legal_actions(self) -> list[int]:
         """Legal action ids of the agent on turn (empty once the game is over)."""
+        self._require_state()
         if self._game_over:
             return []
         return np.flatnonzero(self._legal_mask()).tolist()

@@ -152,8 +152,8 @@ def test_numpy_player_counts_are_accepted(name):
 @pytest.mark.parametrize("name", sorted(REGISTRY))
 def test_using_the_env_before_reset_says_to_call_reset(name):
     env = make(name)
-    for call in (lambda: env.step(0), lambda: env.observe(env.possible_agents[0]),
-                 lambda: env.unwrapped.snapshot()):
+    for call in (lambda: env.step(0), lambda: env.observe(env.possible_agents[0]), lambda: env.last(),
+                 lambda: env.agent_iter(), lambda: env.unwrapped.snapshot(), lambda: env.unwrapped.legal_actions()):
         with pytest.raises(RuntimeError, match="reset"):
             call()
 
