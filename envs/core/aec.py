@@ -60,10 +60,6 @@ class HiddenInfoAECEnv(AECEnv):
         self.max_cycles = max_cycles
         self.illegal_action = illegal_action
         self.reward_mode = reward_mode
-        self._init_kwargs = dict(
-            render_mode=render_mode, max_cycles=max_cycles, illegal_action=illegal_action,
-            reward_mode=reward_mode, **game_options,
-        )
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat_of = {agent: i for i, agent in enumerate(self.possible_agents)}
         num_actions = self.game.num_actions

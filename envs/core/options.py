@@ -125,13 +125,6 @@ class Options:
         return {name: check(where, name, given.get(name, spec.default), spec.kind)
                 for name, spec in self.specs.items()}
 
-    def defaults(self) -> dict[str, Any]:
-        return {name: spec.default for name, spec in self.specs.items()}
-
-    def describe(self) -> str:
-        """One line per option (for docs and ``--help``)."""
-        return "\n".join(f"{s.name}={s.default!r}: {s.kind.allowed}. {s.doc}".rstrip(". ") for s in self.specs.values())
-
 
 def check(where: str, name: str, value: Any, kind: Kind) -> Any:
     """``kind.convert(value)``, or a :class:`ConfigError` naming ``name``, ``value`` and what is allowed."""
