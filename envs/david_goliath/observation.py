@@ -6,9 +6,8 @@ import numpy as np
 
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
-from .rules import (
-    HAND_SIZE, MAX_VALUE, NUM_CARDS, NUM_COLOURS, DavidGoliathGame, DavidGoliathState,
-)
+from .cards import HAND_SIZE, MAX_VALUE, NUM_CARDS, NUM_COLOURS
+from .rules import DavidGoliathGame, DavidGoliathState
 
 #: Per seat: taken this round (90), revealed voids (5), cards taken per colour / 15 (5),
 #: current score of each colour / 35 (5), total score / 100 (1).
@@ -89,6 +88,9 @@ class DavidGoliathObserver(Observer):
         if self._card_features is not None:
             self._encode_card_features(state, player, out[self._card_features].reshape(CARD_FEATURES, NUM_CARDS))
         return out
+
+    def invalidate(self) -> None:
+        self._cached = None
 
     def _encode_card_features(self, state: DavidGoliathState, player: int, block: np.ndarray) -> np.ndarray:
         hand = state.hands[player]

@@ -1,35 +1,31 @@
-"""David & Goliath rules engine: pure game state and transitions (spec: david_goliath.md).
+"""David & Goliath rules engine: pure game state and transitions (rules: docs/david_goliath_rules.md).
 
 Cards are ids ``colour * 18 + (value - 1)`` over 5 colours x values 1..18 (Discrete(90)); a game with
-N players uses values 1..3N.
+N players uses values 1..3N (§1). Card constants live in :mod:`.cards`, the snapshot checks, the
+invariants and the position helper in :mod:`.checks`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..core.dealing import deal_constrained
 from ..core.game import Game, State
+from ..core.options import Bool, Int, Option, Optional, Options
+from . import checks
+from .cards import (  # noqa: F401  (re-exported: the rules' vocabulary)
+    ACTIONS, CARD_COLOUR, CARD_VALUE, COLOUR_LETTERS, COLOURS, HAND_SIZE, MAX_VALUE, NUM_CARDS, NUM_COLOURS,
+    card_id, card_name, colour_score, colour_scores, parse_card,
+)
 
-COLOURS = ("red", "yellow", "green", "blue", "purple")
-COLOUR_LETTERS = "RYGBP"
-NUM_COLOURS = 5
-MAX_VALUE = 18
-NUM_CARDS = NUM_COLOURS * MAX_VALUE
-HAND_SIZE = 15  # every player always holds 15 cards, so a round is 15 tricks (§1)
-CARD_COLOUR = [card // MAX_VALUE for card in range(NUM_CARDS)]
-CARD_VALUE = [card % MAX_VALUE + 1 for card in range(NUM_CARDS)]
-
-
-def card_id(colour: int, value: int) -> int:
-    return colour * MAX_VALUE + value - 1
-
-
-def card_name(card: int) -> str:
-    return f"{COLOUR_LETTERS[CARD_COLOUR[card]]}{CARD_VALUE[card]}"
+#: The game's options (besides ``num_players``, 2..6); the env takes them as keywords.
+OPTIONS = Options("david_goliath", [
+    Option("rounds", None, Optional(Int(1, 100)), "rounds in a game; None: one per player (DG-4)"),
+    Option("card_features", False, Bool(), "add the card_features observation block"),
+])
 
 
 def resolve_trick(values: Sequence[int]) -> tuple[int, int]:
@@ -49,19 +45,6 @@ def resolve_trick(values: Sequence[int]) -> tuple[int, int]:
     return highest, lowest
 
 
-def colour_score(values: Sequence[int]) -> int:
-    """One or two cards of a colour score their face values; three or more score 1 each (§4)."""
-    return sum(values) if len(values) <= 2 else len(values)
-
-
-def colour_scores(cards: Iterable[int]) -> list[int]:
-    """Per-colour score of the cards a player took in a round."""
-    by_colour: list[list[int]] = [[] for _ in COLOURS]
-    for card in cards:
-        by_colour[CARD_COLOUR[card]].append(CARD_VALUE[card])
-    return [colour_score(values) for values in by_colour]
-
-
 class DavidGoliathGame(Game):
     """David & Goliath for 2-6 players (2 is the documented extension, DG-5)."""
 
@@ -69,23 +52,21 @@ class DavidGoliathGame(Game):
     min_players = 2
     max_players = 6
     score_scale = 100.0
+    options: ClassVar[Options] = OPTIONS
 
-    def __init__(self, num_players: int = 4, rounds: int | None = None, card_features: bool = False):
+    def __init__(self, num_players: int = 4, **options: Any):
         super().__init__(num_players)
-        if not isinstance(card_features, bool):
-            raise ValueError(f"{self.name}: card_features must be a bool, got {card_features!r}")
-        self.card_features = card_features
-        if rounds is None:
-            rounds = self.num_players  # DG-4
-        if not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 100:
-            raise ValueError(f"{self.name}: rounds must be an int in 1..100, got {rounds!r}")
-        self.rounds = rounds
-        self.max_value = 3 * self.num_players
+        resolved = OPTIONS.resolve(options, where=self.name)
+        self.card_features: bool = resolved["card_features"]
+        self.rounds: int = self.num_players if resolved["rounds"] is None else resolved["rounds"]  # DG-4
+        self.max_value = 3 * self.num_players  # §1
         self.deck = np.array([card_id(c, v) for c in range(NUM_COLOURS) for v in range(1, self.max_value + 1)])
+        self.in_play = np.zeros(NUM_CARDS, bool)
+        self.in_play[self.deck] = True
 
     @property
     def num_actions(self) -> int:
-        return NUM_CARDS
+        return ACTIONS.size
 
     @property
     def max_game_length(self) -> int:
@@ -94,8 +75,35 @@ class DavidGoliathGame(Game):
     def config(self) -> dict[str, Any]:
         return {"num_players": self.num_players, "rounds": self.rounds, "card_features": self.card_features}
 
-    def invariants(self, state) -> list[str]:
-        return []  # TODO(contract): the game's checks
+    def invariants(self, state: DavidGoliathState) -> list[str]:
+        """Every card of the deck in exactly one place, hand sizes, whose turn, voids, tallies and totals;
+        see :func:`.checks.invariants`."""
+        return checks.invariants(self, state)
+
+    def position(self, base: dict[str, Any], **spec: Any) -> dict[str, Any]:
+        """A position for ``env.set_position(seed=..., **spec)``, from ``base`` (a fresh deal's data).
+
+        Keywords (all optional; what is not given comes from ``base``):
+
+        * ``hands``: per seat, its cards as names (``"R12"``, ``"red 12"``) or ids. The longest hand sets the
+          tricks already played (15 minus its size); the others must hold one card fewer for each card
+          they played to the current trick.
+        * ``leader``: the seat that led (or is to lead) the current trick; the current player follows from it
+          and the trick.
+        * ``dealer``: default the seat before ``leader`` when no trick of the round has been played (DG-3),
+          else ``base``'s.
+        * ``trick``: the cards played to the current trick, in play order from ``leader``. A card off the led
+          colour marks its player void in that colour.
+        * ``taken``: per seat, the cards it took this round (§3.5). Every card of the deck must be in a hand,
+          the trick or a taken pile.
+        * ``voids``: per seat, the colours it is known to hold none of (letters ``"RG"``, names or 0..4).
+        * ``round``: rounds already completed (default 0).
+        * ``totals``: per seat, the score of the completed rounds (spread over their colours in the
+          breakdown), or ``round_colour_scores``: round x seat x colour, exactly.
+
+        Anything inconsistent is refused by :meth:`invariants` (``SnapshotError`` naming it).
+        """
+        return checks.position(self, base, spec)
 
     def new_initial_state(self, rng: np.random.Generator) -> DavidGoliathState:
         return DavidGoliathState(self, dealer=int(rng.integers(self.num_players)), rng=rng)  # DG-1
@@ -104,19 +112,11 @@ class DavidGoliathGame(Game):
         return DavidGoliathState.from_json(self, data)
 
     def action_to_string(self, action: int) -> str:
-        return card_name(action)
+        return ACTIONS.names[action]
 
     def string_to_action(self, text: str) -> int:
         """Accepts ``R12``, ``red 12`` or an action id."""
-        text = text.strip().lower().replace(" ", "")
-        if text.isdigit() and int(text) < NUM_CARDS:
-            return int(text)
-        for colour, (letter, word) in enumerate(zip(COLOUR_LETTERS.lower(), COLOURS)):
-            for prefix in (word, letter):
-                rest = text.removeprefix(prefix)
-                if rest != text and rest.isdigit() and 1 <= int(rest) <= MAX_VALUE:
-                    return card_id(colour, int(rest))
-        raise ValueError(f"not a card: {text!r} (write e.g. R12 or 'red 12')")
+        return parse_card(text)
 
 
 class DavidGoliathState(State):
@@ -283,6 +283,8 @@ class DavidGoliathState(State):
 
     @classmethod
     def from_json(cls, game: DavidGoliathGame, data: dict[str, Any]) -> DavidGoliathState:
+        """The state of ``to_json`` data, its types and ranges checked (``SnapshotError`` otherwise)."""
+        data = checks.parse_state(game, data)
         state = cls(game, dealer=data["dealer"], rng=None)
         for seat, (hand, taken) in enumerate(zip(data["hands"], data["taken"])):
             state.hands[seat, hand] = 1
@@ -293,7 +295,7 @@ class DavidGoliathState(State):
         state.voids[:] = data["voids"]
         state.trick = list(data["trick"])
         state.totals[:] = data["totals"]
-        state.round_colour_scores = [[list(seat) for seat in rnd] for rnd in data["round_colour_scores"]]
+        state.round_colour_scores = data["round_colour_scores"]
         for key in ("round", "tricks_played", "leader", "current_player", "is_terminal"):
             setattr(state, key, data[key])
         return state
@@ -301,9 +303,10 @@ class DavidGoliathState(State):
     # ------------------------------------------------------------------ information sets
     def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
         """Re-deal the other hands from the cards unseen by ``player``, keeping hand sizes and the
-        publicly revealed voids (§6)."""
+        publicly revealed voids (§6). The unseen cards are listed in id order, so the result depends
+        only on what ``player`` knows and on ``rng``, never on who truly holds what."""
         others = [seat for seat in range(self.game.num_players) if seat != player]
-        unseen = [int(card) for seat in others for card in np.flatnonzero(self.hands[seat])]
+        unseen = np.flatnonzero(self.hands[others].sum(axis=0)).tolist()
         hands = deal_constrained(
             unseen, CARD_COLOUR,
             capacities=[int(self.hands[seat].sum()) for seat in others],

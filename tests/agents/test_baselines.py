@@ -12,15 +12,27 @@ from hiddenhand.envs.david_goliath.rules import DavidGoliathGame
 
 @pytest.mark.parametrize("name", ["random", "heuristic"])
 @pytest.mark.parametrize("players", [2, 3, 6])
-def test_baselines_play_only_legal_actions(name, players):
+def test_baselines_play_only_legal_actions_to_the_end(name, players):
+    """Every move legal (illegal actions raise), every game played out: N rounds (DG-4) of 15 tricks, with
+    winners, none truncated."""
     env = david_goliath_v0.env(num_players=players)  # illegal actions raise
-    agents = [load(name, env.unwrapped.game, seed=i) for i in range(players)]
+    game = env.unwrapped.game
+    agents = [load(name, game, seed=i) for i in range(players)]
     for seed in range(3):
         env.reset(seed=seed)
+        moves = 0
         for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            seat = env.unwrapped.possible_agents.index(agent)
-            env.step(None if term or trunc else agents[seat].act(obs["observation"], obs["action_mask"]))
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                assert term and not trunc and info["winners"]
+                env.step(None)
+                continue
+            action = agents[env.unwrapped.possible_agents.index(agent)].act(obs["observation"], obs["action_mask"])
+            assert obs["action_mask"][action] == 1
+            env.step(action)
+            moves += 1
+        assert moves == game.max_game_length == players * 15 * game.rounds
+        assert env.unwrapped.state_.is_terminal and game.invariants(env.unwrapped.state_) == []
 
 
 def test_random_agent_is_seeded():
@@ -83,7 +95,7 @@ def test_terminal_play_rejects_bad_input_and_quits_cleanly():
     code = play_in_terminal("david_goliath", 3, ["random"], 0, 5, read=lambda _: next(inputs), write=out.append)
     text = "\n".join(out)
     assert code == 0
-    assert "not a card: 'z9'" in text
+    assert "not a card: 'Z9'" in text
     assert "Goodbye." in text
     assert "your hand (player_0)" in text
 

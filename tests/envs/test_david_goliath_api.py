@@ -1,257 +1,62 @@
-"""PettingZoo conformance of david_goliath_v0 and the shared core's contract."""
-
-import json
-import pickle
-import random
+"""david_goliath_v0 specifics: the observation blocks against the state, card_features, the score
+breakdown and the game's own options (the generic API, seeding, snapshot, replay, illegal-action and
+option tests are the contract suite's, tests/contract/)."""
 
 import numpy as np
-import pettingzoo
 import pytest
-from pettingzoo.test import api_test, render_test, seed_test
 
-import hiddenhand  # noqa: F401  (registers the envs)
 from hiddenhand.envs import david_goliath_v0
-from hiddenhand.envs.david_goliath.rules import colour_scores
-from random_play import play_random
-
-PLAYER_COUNTS = [2, 3, 4, 5, 6]
+from hiddenhand.envs.core.options import ConfigError
+from hiddenhand.envs.david_goliath.rules import OPTIONS, DavidGoliathGame, colour_scores
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_pettingzoo_api(players):
-    api_test(david_goliath_v0.env(num_players=players), num_cycles=1000)
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_pettingzoo_seed(players):
-    seed_test(lambda: david_goliath_v0.env(num_players=players), num_cycles=500)
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_pettingzoo_render(players):
-    render_test(lambda render_mode=None: david_goliath_v0.env(num_players=players, render_mode=render_mode))
-
-
-def test_registered_in_pettingzoo_registry():
-    env = pettingzoo.make("aec", "hiddenhand/david_goliath-v0", num_players=3)
-    env.reset(seed=0)
-    assert env.possible_agents == ["player_0", "player_1", "player_2"]
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_pickle_round_trip(players):
-    env = david_goliath_v0.env(num_players=players)
-    env.reset(seed=3)
-    play_random(env, 0, steps=17)
-    clone = pickle.loads(pickle.dumps(env))
-    assert clone.unwrapped.snapshot() == env.unwrapped.snapshot()
-    play_random(clone, 1)
-
-
-def test_spaces_are_cached_and_shaped():
-    env = david_goliath_v0.env(num_players=4)
-    env.reset(seed=0)
-    space = env.observation_space("player_1")
-    assert space is env.observation_space("player_1")
-    assert env.action_space("player_0") is env.action_space("player_0")
-    assert space["observation"].shape == (198 * 4 + 201,)
-    assert env.action_space("player_0").n == 90
-    obs = env.observe("player_0")
-    assert obs["observation"].dtype == np.float32 and obs["action_mask"].dtype == np.int8
-
-
-def test_mask_is_zero_for_agents_not_on_turn():
-    env = david_goliath_v0.env(num_players=4)
-    env.reset(seed=0)
-    for agent in env.agents:
-        mask = env.observe(agent)["action_mask"]
-        assert mask.any() == (agent == env.agent_selection)
-
-
-def test_only_the_env_rng_is_used():
-    """Determinism while the global RNGs are consumed in between (RLCard's determinism test idea)."""
-    def trace(disturb):
-        env = david_goliath_v0.env(num_players=4)
-        env.reset(seed=11)
-        digest = []
-        for agent in env.agent_iter():
-            if disturb:
-                np.random.random(), random.random()
-            obs, reward, term, trunc, _ = env.last()
-            digest.append((agent, obs["observation"].tobytes(), reward))
-            env.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[-1]))
-        return digest
-    assert trace(False) == trace(True)
-
-
-def test_reset_without_seed_continues_the_rng_and_seed_reproduces():
-    env = david_goliath_v0.env(num_players=4)
-    env.reset(seed=5)
-    first = env.unwrapped.snapshot()["state"]
-    env.reset()
-    assert env.unwrapped.snapshot()["state"] != first
-    env.reset(seed=5)
-    assert env.unwrapped.snapshot()["state"] == first
-
-
-@pytest.mark.parametrize("players", [2, 4, 6])
-def test_snapshot_restore_is_exact_and_json(players):
-    env = david_goliath_v0.env(num_players=players)
-    env.reset(seed=21)
-    play_random(env, 2, steps=33)
-    snap = json.loads(json.dumps(env.unwrapped.snapshot()))
-    tail_a = _finish_trace(env, 7)
-    other = david_goliath_v0.env(num_players=players)
-    other.restore(snap)
-    assert other.unwrapped.snapshot() == snap
-    assert _finish_trace(other, 7) == tail_a  # same RNG, same future deals
-
-
-def test_snapshot_restore_after_the_game_ends():
-    env = david_goliath_v0.env(num_players=3, rounds=1)
-    env.reset(seed=4)
-    play_random(env, 0)
-    env2 = david_goliath_v0.env(num_players=3, rounds=1)
-    env2.reset(seed=99)
-    env2.restore(env.unwrapped.snapshot())
-    assert env2.unwrapped.snapshot() == env.unwrapped.snapshot()
-
-
-def test_restore_refuses_a_snapshot_of_another_configuration():
-    env = david_goliath_v0.env(num_players=4)
-    env.reset(seed=0)
-    other = david_goliath_v0.env(num_players=5)
-    with pytest.raises(ValueError, match="num_players"):
-        other.restore(env.unwrapped.snapshot())
-
-
-@pytest.mark.parametrize("players", [3, 5])
-def test_history_replay_reproduces_the_state(players):
-    env = david_goliath_v0.env(num_players=players)
-    env.reset(seed=8)
-    play_random(env, 3, steps=15 * players + 10)  # crosses a round boundary (a new deal from the RNG)
-    replay = david_goliath_v0.env(num_players=players)
-    replay.reset(seed=8)
-    for action in env.unwrapped.history:
-        replay.step(action)
-    assert replay.unwrapped.snapshot() == env.unwrapped.snapshot()
-
-
-def test_illegal_action_raises_and_leaves_state_untouched():
-    env = david_goliath_v0.env(num_players=4)
-    env.reset(seed=1)
-    before = env.unwrapped.snapshot()
-    mask = env.observe(env.agent_selection)["action_mask"]
-    illegal = int(np.flatnonzero(mask == 0)[0])
-    for bad in (illegal, -1, 90, None, "R1", 2.5):
-        with pytest.raises(ValueError, match=rf"illegal action {bad!r} for {env.agent_selection}; legal actions: \["):
-            env.step(bad)
-        assert env.unwrapped.snapshot() == before
-
-
-def test_illegal_action_terminate_mode_follows_pettingzoo():
-    env = david_goliath_v0.env(num_players=4, illegal_action="terminate")
-    env.reset(seed=1)
-    mover = env.agent_selection
-    mask = env.observe(mover)["action_mask"]
-    env.step(int(np.flatnonzero(mask == 0)[0]))
-    assert all(env.terminations.values())
-    assert env.rewards == {a: (-1.0 if a == mover else 0.0) for a in env.agents}
-    assert env.infos[mover]["illegal_action"] == int(np.flatnonzero(mask == 0)[0])
-    while env.agents:
-        env.step(None)
-
-
-def final_rewards(env, seed):
-    """Play the first legal card to the end; returns each agent's terminal reward and the final info."""
-    env.reset(seed=seed)
-    rewards = {}
+def test_terminal_infos_break_the_scores_down_by_round_seat_and_colour():
+    """§4/§5: the final scores are the sums of every round's colour scores; the top scores win."""
+    env = david_goliath_v0.env(num_players=4, rounds=2)
+    env.reset(seed=2)
+    final = None
     for agent in env.agent_iter():
         obs, reward, term, trunc, info = env.last()
         if term or trunc:
-            rewards[agent], final = reward, info
+            final = info
             env.step(None)
         else:
-            assert reward == 0
             env.step(int(np.flatnonzero(obs["action_mask"])[0]))
-    return rewards, final
-
-
-def test_terminal_rewards_and_infos():
-    rewards, final = final_rewards(david_goliath_v0.env(num_players=4), seed=2)
     scores = final["scores"]
-    top = max(scores.values())
-    winners = [a for a, s in scores.items() if s == top]
-    assert final["winners"] == winners
-    for agent, reward in rewards.items():
-        assert reward == (2 / len(winners) - 1 if agent in winners else -1)
-    totals = np.sum(final["score_breakdown"]["round_colour_scores"], axis=(0, 2))
+    breakdown = final["score_breakdown"]
+    assert breakdown["colours"] == ["red", "yellow", "green", "blue", "purple"]
+    assert np.shape(breakdown["round_colour_scores"]) == (2, 4, 5)
+    totals = np.sum(breakdown["round_colour_scores"], axis=(0, 2))
     assert totals.tolist() == [scores[a] for a in sorted(scores)]
-
-
-def test_shared_top_rewards():
-    """k players sharing the top score get 2/k - 1 each (the core's convention)."""
-    from hiddenhand.envs.core.rewards import win_loss_rewards
-
-    assert win_loss_rewards([5, 9, 9, 1]) == [-1.0, 0.0, 0.0, -1.0]
-    assert win_loss_rewards([7, 7, 7]) == pytest.approx([-1 / 3] * 3)
-    assert win_loss_rewards([3, 1]) == [1.0, -1.0]
-
-
-def test_score_margin_rewards():
-    rewards, final = final_rewards(david_goliath_v0.env(num_players=3, reward_mode="score_margin"), seed=2)
-    scores = final["scores"]
-    for agent, reward in rewards.items():
-        others = [s for a, s in scores.items() if a != agent]
-        assert reward == pytest.approx((scores[agent] - sum(others) / 2) / 100)
-    assert sum(rewards.values()) == pytest.approx(0)
-
-
-def test_max_cycles_truncates():
-    env = david_goliath_v0.env(num_players=4, max_cycles=5)
-    env.reset(seed=0)
-    steps = 0
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, _ = env.last()
-        if term or trunc:
-            assert trunc and not term and reward == 0
-            env.step(None)
-            continue
-        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
-        steps += 1
-    assert steps == 20
+    assert final["winners"] == [a for a, s in scores.items() if s == max(scores.values())]
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"num_players": 7}, "num_players"),
-    ({"num_players": "4"}, "num_players"),
-    ({"rounds": 0}, "rounds"),
-    ({"illegal_action": "ignore"}, "illegal_action"),
-    ({"reward_mode": "dense"}, "reward_mode"),
-    ({"render_mode": "rgb_array"}, "render_mode"),
-    ({"max_cycles": 0}, "max_cycles"),
+    ({"rounds": 0}, "rounds=0 is not allowed; allowed: None or an int in 1..100"),
+    ({"rounds": 101}, "rounds=101"),
+    ({"rounds": 2.5}, "rounds=2.5"),
+    ({"rounds": "3"}, "rounds='3'"),
+    ({"rounds": True}, "rounds=True"),
+    ({"card_features": 1}, "card_features=1 is not allowed; allowed: True or False"),
+    ({"card_features": "yes"}, "card_features='yes'"),
+    ({"colours": 4}, r"unknown option\(s\) \['colours'\]; options: \['card_features', 'rounds'\]"),
 ])
-def test_bad_constructor_arguments(kwargs, message):
-    with pytest.raises((ValueError, TypeError), match=message):
+def test_bad_game_options_are_a_config_error_naming_option_value_and_allowed(kwargs, message):
+    """DG-4: rounds is an int 1..100 (None: one per player); card_features a bool."""
+    with pytest.raises(ConfigError, match=message):
         david_goliath_v0.env(**kwargs)
+    with pytest.raises(ConfigError, match=message):
+        DavidGoliathGame(4, **kwargs)
 
 
-def test_unknown_option_is_named():
-    with pytest.raises(TypeError, match="colours"):
-        david_goliath_v0.env(colours=4)
-
-
-def test_step_before_reset_is_a_clear_error():
-    with pytest.raises(RuntimeError, match="reset"):
-        david_goliath_v0.env().step(0)
-
-
-def test_ansi_render_shows_no_hand():
-    env = david_goliath_v0.env(num_players=4, render_mode="ansi")
-    env.reset(seed=0)
-    play_random(env, 0, steps=6)
-    text = env.render()
-    assert "trick:" in text and "hand" in text and "your hand" not in text
+def test_options_keep_their_defaults_and_accept_numpy_ints():
+    """DG-4: rounds default to the number of players."""
+    assert OPTIONS.defaults() == {"rounds": None, "card_features": False}
+    game = DavidGoliathGame(5)
+    assert game.config() == {"num_players": 5, "rounds": 5, "card_features": False}
+    game = DavidGoliathGame(3, rounds=np.int64(2), card_features=np.bool_(True))
+    assert game.config() == {"num_players": 3, "rounds": 2, "card_features": True}
+    assert type(game.rounds) is int and type(game.card_features) is bool
 
 
 def test_observation_views_are_named():
@@ -262,16 +67,6 @@ def test_observation_views_are_named():
                            "round_progress", "seats", "unseen"]
     assert views["hand"].sum() == 15 and views["seats"].shape == (4, 106)
     assert views["unseen"].sum() == 45 and not (views["unseen"] * views["hand"]).any()
-
-
-def _finish_trace(env, seed):
-    rng = np.random.default_rng(seed)
-    trace = []
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, _ = env.last()
-        trace.append((agent, obs["observation"].tobytes(), reward))
-        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return trace
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
