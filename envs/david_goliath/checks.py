@@ -106,8 +106,14 @@ def _grid(where: str, name: str, value: Any, rows: int, cols: int, low: int, hig
             for r, row in enumerate(_list(where, name, value, rows))]
 
 
-def _names(cards) -> str:
-    return ", ".join(f"{card_name(card)} ({card})" for card in cards)
+def _names(cards, most: int = 8) -> str:
+    cards = [int(card) for card in cards]
+    listed = ", ".join(f"{card_name(card)} ({card})" for card in cards[:most])
+    return listed + (f", ... ({len(cards)} in all)" if len(cards) > most else "")
+
+
+def _cards_count(count: int) -> str:
+    return f"{count} card{'' if count == 1 else 's'}"
 
 
 # ---------------------------------------------------------------------- the rules a state keeps
@@ -168,7 +174,7 @@ def invariants(game: Any, state: Any) -> list[str]:
     for seat in range(n):
         expected = HAND_SIZE - state.tricks_played - (seat in played_now)
         if sizes[seat] != expected:
-            add(f"hands[{seat}] holds {sizes[seat]} cards, not {expected} ({state.tricks_played} tricks played"
+            add(f"hands[{seat}] holds {_cards_count(sizes[seat])}, not {expected} ({state.tricks_played} tricks played"
                 + (", and it played to the current trick)" if seat in played_now else ")"))
     # voids (§6): revealed by not following, so a void seat holds none of that colour
     voids = state.voids

@@ -306,13 +306,17 @@ class DavidGoliathState(State):
         publicly revealed voids (§6). The unseen cards are listed in id order, so the result depends
         only on what ``player`` knows and on ``rng``, never on who truly holds what."""
         others = [seat for seat in range(self.game.num_players) if seat != player]
-        unseen = np.flatnonzero(self.hands[others].sum(axis=0)).tolist()
-        hands = deal_constrained(
-            unseen, CARD_COLOUR,
-            capacities=[int(self.hands[seat].sum()) for seat in others],
-            allowed=[[not self.voids[seat, c] for c in range(NUM_COLOURS)] for seat in others],
-            rng=rng,
-        )
+        unseen = np.flatnonzero(self.hands[others].sum(axis=0))
+        capacities = [int(self.hands[seat].sum()) for seat in others]
+        if not self.voids[others].any():  # no constraint: every split of a uniform shuffle is a uniform deal
+            shuffled = unseen[rng.permutation(len(unseen))]
+            hands = np.split(shuffled, np.cumsum(capacities)[:-1])
+        else:
+            hands = deal_constrained(
+                unseen.tolist(), CARD_COLOUR, capacities=capacities,
+                allowed=[[not self.voids[seat, c] for c in range(NUM_COLOURS)] for seat in others],
+                rng=rng,
+            )
         for seat, hand in zip(others, hands):
             self.hands[seat].fill(0)
             self.hands[seat, hand] = 1

@@ -51,7 +51,7 @@ def test_bad_game_options_are_a_config_error_naming_option_value_and_allowed(kwa
 
 def test_options_keep_their_defaults_and_accept_numpy_ints():
     """DG-4: rounds default to the number of players."""
-    assert OPTIONS.defaults() == {"rounds": None, "card_features": False}
+    assert OPTIONS.resolve({}) == {"rounds": None, "card_features": False}
     game = DavidGoliathGame(5)
     assert game.config() == {"num_players": 5, "rounds": 5, "card_features": False}
     game = DavidGoliathGame(3, rounds=np.int64(2), card_features=np.bool_(True))

@@ -108,3 +108,35 @@ def test_constrained_deal_respects_voids_and_sizes():
 
 def card_of(colour, value):
     return colour * 18 + value - 1
+
+
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_a_redeal_ignores_who_truly_holds_the_unseen_cards(players):
+    """§6: two positions player_0 cannot tell apart (two opponents' hands swapped, same sizes, no voids)
+    re-deal identically for the same seed: the unseen cards are listed canonically, not by true owner."""
+    env = david_goliath_v0.env(num_players=players)
+    env.reset(seed=players)
+    twin = david_goliath_v0.env(num_players=players)
+    twin.reset(seed=players)
+    hands = twin.unwrapped.state_.hands
+    hands[[1, 2]] = hands[[2, 1]]
+    twin.unwrapped.state_.colour_counts[1:3] = twin.unwrapped.state_.colour_counts[2:0:-1]
+    assert twin.unwrapped.game.invariants(twin.unwrapped.state_) == []
+    for seed in range(3):
+        a = env.unwrapped.determinize("player_0", seed=seed).snapshot()
+        b = twin.unwrapped.determinize("player_0", seed=seed).snapshot()
+        assert a == b
+
+
+def test_a_redeal_under_known_voids_depends_only_on_the_information_set():
+    """§6 with revealed voids (the constrained deal): a re-deal of a re-deal equals a re-deal."""
+    env = david_goliath_v0.env(num_players=5)
+    env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    raw = env.unwrapped
+    while raw.state_.voids[1:].sum() < 2:
+        env.step(int(rng.choice(raw.legal_actions())))
+    twin = raw.determinize("player_0", seed=99)
+    assert not (twin.state_.hands == raw.state_.hands).all()
+    for seed in range(3):
+        assert raw.determinize("player_0", seed=seed).snapshot() == twin.determinize("player_0", seed=seed).snapshot()
