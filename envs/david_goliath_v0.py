@@ -12,6 +12,8 @@
 | Observation shape    | (198·N + 201,): 993 at N = 4                                |
 | Observation values   | [0, max(1.75, rounds·1.75)]; only tallies and scores exceed 1 |
 
+Rules: docs/david_goliath_rules.md (the §s and DG- ids the code cites).
+
 A trick-taking game (Reinhard Staupe): the lowest card of a trick ("David") takes the highest card
 ("Goliath"), and the highest card takes all the others. A colour scores face value only while a
 player took one or two cards of it, one point per card from the third on. 5 colours x values 1..3N,
@@ -24,10 +26,13 @@ scores the opponent's dealt hand whatever is played: the extension has no decisi
 ``env(num_players=4, rounds=None, card_features=False, render_mode=None, max_cycles=None,
 illegal_action="raise", reward_mode="win_loss")``
 
-* `num_players`: 2..6; anything else raises `ValueError`.
-* `rounds`: rounds in a game, default `num_players` (DG-4).
-* `card_features`: add the `card_features` block (below), per-card channels that spell out what the
-  rest of the observation implies; it helps learning and costs some env speed.
+* `num_players`: 2..6.
+* `rounds`: rounds in a game, an int 1..100; `None` (default) means `num_players` (DG-4).
+* `card_features`: `True` adds the `card_features` block (below), per-card channels that spell out what
+  the rest of the observation implies; it helps learning and costs some env speed.
+
+A bad or unknown option raises `ConfigError` (a `ValueError`) naming the option, the value and what is
+allowed.
 * `max_cycles`: truncate after this many cycles (one action per player); default twice the game length.
 * `illegal_action`: `"raise"` (a `ValueError` naming the action, the agent and the legal actions; the
   state is untouched) or `"terminate"` (the mover gets −1, the others 0, the game ends).
@@ -69,6 +74,14 @@ Card ids 0..89 (`colour·18 + value − 1`); with N players only values 1..3N ex
 Terminal only. `win_loss`: a sole winner +1, every player not among the top −1, k players sharing the
 top 2/k − 1 each. `score_margin`: (own score − mean of the others' scores) / 100. `infos` at the end
 hold `scores`, `score_breakdown` (per round, seat and colour) and `winners`.
+
+### Positions
+
+`env.unwrapped.restore(snapshot)` loads a checked snapshot (`SnapshotError` naming the problem,
+nothing changed, if its types, ranges or the game's invariants are wrong).
+`env.unwrapped.set_position(seed=0, hands=[["R12", "G3", ...], ...], leader=2)` deals with `seed` and
+sets up what it is given: `hands`, `leader`, `dealer`, `trick`, `taken`, `voids`, `round`, `totals` or
+`round_colour_scores` (see `DavidGoliathGame.position` and docs/david_goliath_rules.md §10).
 
 ### Version History
 

@@ -1,7 +1,8 @@
 """A David & Goliath heuristic that plays each trick for its own round score.
 
 Idea: a colour is worth its face values while a player took at most two cards of it, and one point
-per card after that. The agent scores every legal card by what the trick would add to its own round
+per card after that (docs/david_goliath_rules.md §4); the lowest card takes the highest, the highest
+takes the rest (§3.3, §3.4). The agent scores every legal card by what the trick would add to its own round
 score: exactly when it plays last, otherwise averaged over a few random completions of the trick,
 drawn from the cards it has not seen (the others follow the led colour when such cards remain, most
 of the time). It plays the best card, preferring the lower value on a near tie.

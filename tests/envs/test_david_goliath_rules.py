@@ -1,10 +1,11 @@
-"""David & Goliath rules against the spec (david_goliath.md): worked examples and DG-1..DG-5."""
+"""David & Goliath rules against docs/david_goliath_rules.md: worked examples (§3, §4) and DG-1..DG-5."""
 
 import numpy as np
 import pytest
 
+from hiddenhand.envs.core.options import ConfigError
 from hiddenhand.envs.david_goliath.rules import (
-    COLOURS, HAND_SIZE, DavidGoliathGame, DavidGoliathState, card_id, colour_score, colour_scores,
+    ACTIONS, COLOURS, HAND_SIZE, DavidGoliathGame, DavidGoliathState, card_id, colour_score, colour_scores,
     resolve_trick,
 )
 
@@ -71,7 +72,7 @@ def test_components_per_player_count(players):
 @pytest.mark.parametrize("players", [0, 1, 7, 10])
 def test_unsupported_player_counts_are_refused(players):
     """DG-5: 2..6 players only."""
-    with pytest.raises(ValueError, match="num_players"):
+    with pytest.raises(ConfigError, match=f"num_players={players} is not allowed; allowed: an int in 2..6"):
         DavidGoliathGame(players)
 
 
@@ -88,8 +89,8 @@ def test_rounds_default_to_player_count_and_are_configurable():
     """DG-4."""
     assert DavidGoliathGame(5).rounds == 5
     assert DavidGoliathGame(5, rounds=2).rounds == 2
-    for bad in (0, -1, 2.5, "3", True):
-        with pytest.raises(ValueError, match="rounds"):
+    for bad in (0, -1, 101, 2.5, "3", True):
+        with pytest.raises(ConfigError, match=f"rounds={bad!r} is not allowed"):
             DavidGoliathGame(4, rounds=bad)
 
 
@@ -156,6 +157,9 @@ def test_card_parsing():
     assert game.string_to_action("purple 3") == card_id(PURPLE, 3)
     assert game.string_to_action(" g1 ") == card_id(GREEN, 1)
     assert game.action_to_string(card_id(BLUE, 7)) == "B7"
+    assert game.string_to_action("29") == 29 and game.string_to_action("Red12") == card_id(RED, 12)
+    assert ACTIONS.names == [f"{letter}{value}" for letter in "RYGBP" for value in range(1, 19)]
+    assert ACTIONS.decode(card_id(BLUE, 7)) == ("card", (BLUE, 6)) and ACTIONS.size == game.num_actions == 90
     for bad in ("X3", "red", "R19", "R0", ""):
         with pytest.raises(ValueError, match="not a card"):
             game.string_to_action(bad)
