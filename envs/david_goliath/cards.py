@@ -41,7 +41,8 @@ def parse_card(text: str) -> int:
     try:
         return ACTIONS.parse(text, CARD_ALIASES)
     except ValueError:
-        raise ValueError(f"not a card: {text.strip()!r} (write e.g. R12, 'red 12' or an id 0..{NUM_CARDS - 1})") from None
+        raise ValueError(f"not a card: {text.strip()!r} "
+                         f"(write e.g. R12, 'red 12' or an id 0..{NUM_CARDS - 1})") from None
 
 
 def colour_score(values: Sequence[int]) -> int:

@@ -260,7 +260,8 @@ def position(game: Any, base: dict[str, Any], spec: dict[str, Any]) -> dict[str,
         if "round" not in spec:
             data["round"] = len(past) if isinstance(past, (list, tuple)) else 0
         try:
-            data["totals"] = spec["totals"] if "totals" in spec else [sum(sum(rnd[s]) for rnd in past) for s in range(n)]
+            data["totals"] = (spec["totals"] if "totals" in spec
+                              else [sum(sum(rnd[seat]) for rnd in past) for seat in range(n)])
         except (TypeError, IndexError):
             raise SnapshotError(f"{where}: round_colour_scores must be a list of completed rounds, each a list of "
                                 f"{n} seats' {NUM_COLOURS} colour scores, got {past!r}") from None

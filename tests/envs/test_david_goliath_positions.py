@@ -65,6 +65,16 @@ def _move_card(state, source, target):
     state.hands[source, card], state.hands[target, card] = 0, 1
 
 
+def _copy_card(state, source, target):
+    state.hands[target, held_card(state, source)] = 1
+
+
+def _negative_total(state):
+    state.totals[0] = -5
+    scores = state.round_colour_scores[0][0]
+    scores[0] = -5 - sum(scores[1:])  # the breakdown agrees: only the sign is wrong
+
+
 def _void_in_held_colour(state):
     seat = state.current_player
     state.voids[seat, held_card(state, seat) // 18] = 1
@@ -80,7 +90,7 @@ def _forget_revealed_void(state):
 
 TAMPERED_STATES = {
     # name: (edit of a mid-trick state, part of the expected problem)
-    "card in two hands": (lambda s: s.hands.__setitem__((s.current_player, held_card(s, (s.current_player + 1) % 4)), 1),
+    "card in two hands": (lambda s: _copy_card(s, (s.current_player + 1) % 4, s.current_player),
                           "lie in more than one place"),
     "card in a hand and a taken pile": (lambda s: s.taken.__setitem__((0, held_card(s, 1)), 1),
                                         "lie in more than one place"),
@@ -102,7 +112,7 @@ TAMPERED_STATES = {
     "colour points stale": (lambda s: s.colour_points.__setitem__((1, 2), 77), "colour_points"),
     "played stale": (lambda s: s.played.__setitem__(held_card(s, 0), 1), "played does not match"),
     "totals off": (lambda s: s.totals.__setitem__(0, s.totals[0] + 1), "are not the sums of round_colour_scores"),
-    "negative totals": (lambda s: (s.totals.__setitem__(0, -5), s.round_colour_scores[0][0].__setitem__(0, -5 - sum(s.round_colour_scores[0][0][1:]))), "negative"),
+    "negative totals": (_negative_total, "negative"),
     "a round's scores lost": (lambda s: s.round_colour_scores.pop(), "round_colour_scores holds 0 rounds"),
     "terminal mid-game": (lambda s: setattr(s, "is_terminal", True), "the game is over but round=1, not 3"),
 }
@@ -236,7 +246,7 @@ def test_set_position_mid_round_with_a_trick_and_taken_piles():
     state = _three_player_endgame(raw, round=1, totals=[50, 60, 70])
     assert state.tricks_played == 13 and state.round == 1 and state.trick == [card_id(RED, 5)]
     assert state.current_player == 0 and env.agent_selection == "player_0"
-    assert state.totals.tolist() == [50, 60, 70] and np.sum(state.round_colour_scores, axis=(0, 2)).tolist() == [50, 60, 70]
+    assert state.totals.tolist() == np.sum(state.round_colour_scores, axis=(0, 2)).tolist() == [50, 60, 70]
     assert raw.legal_actions() == [card_id(RED, 9)]  # must follow red (§3.2)
     env.step(card_id(RED, 9))
     assert raw.legal_actions() == [card_id(YELLOW, 2), card_id(BLUE, 9)]  # void in red: any card
@@ -244,7 +254,8 @@ def test_set_position_mid_round_with_a_trick_and_taken_piles():
     env.step(card_id(YELLOW, 2))
     assert state.voids[1, RED] == 1  # not following reveals the void (§6)
     # R5, R9, Y2: player_0's 9 is highest and leads; player_1's 2 is lowest and takes the R9 (§3.4)
-    assert state.taken[1, card_id(RED, 9)] == 1 and state.taken[0, card_id(RED, 5)] == state.taken[0, card_id(YELLOW, 2)] == 1
+    assert state.taken[1, card_id(RED, 9)] == 1
+    assert state.taken[0, card_id(RED, 5)] == state.taken[0, card_id(YELLOW, 2)] == 1
     assert state.leader == state.current_player == 0
     assert (state.colour_points != before).any()
     play_random(env, 0)
