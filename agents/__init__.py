@@ -1,11 +1,14 @@
 """Agents: one interface (``act(observation, action_mask)``, ``reset()``) for every kind.
 
 ``load(name_or_path, game)`` returns a ready agent: ``random``, ``heuristic``, the name of a shipped
-trained agent (a file in ``agents/trained/``, e.g. ``david_goliath_4p``) or the path of an agent file.
+trained agent (a file in ``agents/trained/``, e.g. ``david_goliath_4p``; names never lead outside that
+folder) or the explicit path of an agent file.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 from hiddenhand.envs import load_module
@@ -17,6 +20,7 @@ from .trained import AgentFileError, PolicyAgent, load_policy, save_policy
 
 BUILTIN = ("random", "heuristic")
 TRAINED_DIR = Path(__file__).parent / "trained"
+_BARE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
 
 def shipped() -> list[str]:
@@ -24,25 +28,49 @@ def shipped() -> list[str]:
     return sorted(path.stem for path in TRAINED_DIR.glob("*.npz"))
 
 
+def resolve(name_or_path: str | os.PathLike) -> Path:
+    """The file an agent name or path stands for.
+
+    A bare name (letters, digits, ``_``, ``-`` and ``.``, no path separator, not starting with ``.``)
+    names a shipped agent: ``agents/trained/<name>.npz``, and nothing outside that folder. Anything
+    else (a path with a separator, or ending in ``.npz``) is taken literally as the path of an agent
+    file. ``ValueError`` naming the built-in and shipped agents when neither exists.
+    """
+    text = os.fspath(name_or_path)
+    if not isinstance(text, str):
+        raise ValueError(f"an agent name or path must be a string, got {type(text).__name__}")
+    if _BARE_NAME.fullmatch(text) and not text.endswith(".npz"):
+        path = TRAINED_DIR / f"{text}.npz"
+        # a symlink in the folder must not lead out of it
+        if path.is_file() and path.resolve().parent == TRAINED_DIR.resolve():
+            return path
+        if not Path(text).is_file():
+            raise ValueError(f"unknown agent {text!r}: not one of {list(BUILTIN)}, not a shipped agent "
+                             f"{shipped()}, and no such file")
+        return Path(text)
+    path = Path(text)
+    if not path.is_file():
+        raise ValueError(f"unknown agent {text!r}: no such agent file (names of shipped agents: {shipped()}; "
+                         f"other agents are given by the path of their .npz file)")
+    return path
+
+
 def load(name_or_path: str, game: Game | None = None, seed: int | None = None) -> Agent:
     """A ready agent. Built-in names need ``game`` (e.g. ``env.unwrapped.game``); for trained agents
-    ``game``, when given, is checked against what the agent was trained for."""
-    if name_or_path in BUILTIN:
+    ``game``, when given, is checked against what the agent was trained for: game, player count,
+    observation size (first layer) and action count (last layer)."""
+    if isinstance(name_or_path, str) and name_or_path in BUILTIN:
         if game is None:
             raise ValueError(f"agent {name_or_path!r} needs the game it will play")
         return _builtin(name_or_path, game, seed)
-    path = TRAINED_DIR / f"{name_or_path}.npz"
-    if not path.is_file():
-        path = Path(name_or_path)
-        if not path.is_file():
-            raise ValueError(
-                f"unknown agent {name_or_path!r}: not one of {list(BUILTIN)}, not a shipped agent "
-                f"{shipped()}, and no such file"
-            )
+    path = resolve(name_or_path)
     agent = load_policy(path, seed=seed)
     if game is not None:
         size = load_module(game.name).raw_env.observer_class.build_layout(game).size
-        agent.check_compatible(game.name, game.num_players, size)
+        try:
+            agent.check_compatible(game.name, game.num_players, size, game.num_actions)
+        except AgentFileError as error:
+            raise AgentFileError(f"{path}: {error}") from None
     return agent
 
 
@@ -74,4 +102,4 @@ def _builtin(name: str, game: Game, seed: int | None) -> Agent:
 
 
 __all__ = ["Agent", "AgentFileError", "PolicyAgent", "RandomAgent", "env_options_for", "load", "load_policy", "make",
-           "save_policy", "shipped"]
+           "resolve", "save_policy", "shipped"]

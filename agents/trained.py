@@ -1,13 +1,21 @@
 """Trained policy agents: an MLP's weights plus JSON metadata in one ``.npz`` file.
 
-Files load with ``numpy.load(allow_pickle=False)``: nothing in them can run code. The forward pass is
-plain numpy, so playing against a trained agent needs no torch.
+Files are read member by member without pickle: nothing in them can run code. Everything is checked
+before it is used, and sizes before anything is allocated: the file size, each array's declared
+shape and dtype (the ``.npy`` header) against what the archive holds, the metadata (a JSON object with
+a known format, activation and input transform), every layer's shape (2-D weights, 1-D biases that
+fit them, layers that chain) and finite weights. :func:`~hiddenhand.agents.load` then checks the first
+layer against the game's observation size and the last against its action count. Every problem is an
+:class:`AgentFileError` naming the file and what is wrong. The forward pass is plain numpy, so playing
+against a trained agent needs no torch.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import tempfile
 import zipfile
 from pathlib import Path
@@ -24,10 +32,49 @@ ACTIVATIONS = {
     "tanh": np.tanh,
     "relu": lambda x: np.maximum(x, 0.0),
 }
+#: Limits checked before reading: the whole file, one array, the metadata, the number of layers.
+MAX_FILE_BYTES = 1 << 30
+MAX_ARRAY_BYTES = 1 << 29
+MAX_METADATA_BYTES = 1 << 20
+MAX_LAYERS = 32
+_MEMBER = re.compile(r"(metadata|[wb](0|[1-9][0-9]{0,2}))\.npy")
+_WEIGHT_DTYPES = {"f2", "f4", "f8"}
+
+Weights = list[tuple[np.ndarray, np.ndarray]]
 
 
 class AgentFileError(ValueError):
-    """An agent file that is missing, corrupt, or made for another game."""
+    """An agent file that is missing, corrupt, oversized, or made for another game."""
+
+
+def check_weights(weights: Any) -> None:
+    """Raise :class:`AgentFileError` unless ``weights`` is a usable layer list: 1..MAX_LAYERS pairs of
+    a 2-D float weight matrix and a 1-D float bias of matching length, chaining, all finite."""
+    if not isinstance(weights, (list, tuple)) or not weights:
+        raise AgentFileError("holds no layers")
+    if len(weights) > MAX_LAYERS:
+        raise AgentFileError(f"holds {len(weights)} layers, more than {MAX_LAYERS}")
+    for i, pair in enumerate(weights):
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise AgentFileError(f"layer {i} is not a (weight, bias) pair")
+        weight, bias = pair
+        for key, array, dims in ((f"w{i}", weight, 2), (f"b{i}", bias, 1)):
+            if not isinstance(array, np.ndarray) or array.dtype.kind != "f":
+                kind = array.dtype if isinstance(array, np.ndarray) else type(array).__name__
+                raise AgentFileError(f"{key} must be a float array, got {kind}")
+            if array.ndim != dims:
+                raise AgentFileError(f"{key} must be {dims}-D, got shape {array.shape}")
+            if 0 in array.shape:
+                raise AgentFileError(f"{key} is empty (shape {array.shape})")
+        if bias.shape[0] != weight.shape[0]:
+            raise AgentFileError(f"b{i} has {bias.shape[0]} entries for the {weight.shape[0]} outputs of w{i} "
+                                 f"(shape {weight.shape})")
+        if i and weight.shape[1] != weights[i - 1][0].shape[0]:
+            raise AgentFileError(f"layer shapes do not chain: w{i - 1} {weights[i - 1][0].shape} "
+                                 f"then w{i} {weight.shape}")
+        for key, array in ((f"w{i}", weight), (f"b{i}", bias)):
+            if not np.isfinite(array).all():
+                raise AgentFileError(f"{key} holds non-finite values (NaN or infinity)")
 
 
 class PolicyAgent(Agent):
@@ -36,21 +83,22 @@ class PolicyAgent(Agent):
     ``deterministic=True`` plays the most probable legal action; otherwise it samples.
     """
 
-    def __init__(self, weights: list[tuple[np.ndarray, np.ndarray]], metadata: dict[str, Any],
-                 deterministic: bool = True, seed: int | None = None):
+    def __init__(self, weights: Weights, metadata: dict[str, Any], deterministic: bool = True,
+                 seed: int | None = None):
+        if not isinstance(metadata, dict):
+            raise AgentFileError(f"metadata must be a JSON object, got {type(metadata).__name__}")
         if metadata.get("activation") not in ACTIVATIONS:
             raise AgentFileError(f"unknown activation {metadata.get('activation')!r}; known: {sorted(ACTIVATIONS)}")
-        for (w_in, _), (w_out, _) in zip(weights, weights[1:]):
-            if w_in.shape[0] != w_out.shape[1]:
-                raise AgentFileError(f"layer shapes do not chain: {w_in.shape} then {w_out.shape}")
-        self.weights = [(w.astype(np.float32), b.astype(np.float32)) for w, b in weights]
-        self.metadata = metadata
-        self.name = metadata.get("name", "trained")
-        self.deterministic = deterministic
-        self._activation = ACTIVATIONS[metadata["activation"]]
-        transform = metadata.get("input_transform", "identity")
+        transform = metadata.get("input_transform") or "identity"
         if transform not in INPUT_TRANSFORMS:
             raise AgentFileError(f"unknown input_transform {transform!r}; known: {sorted(INPUT_TRANSFORMS)}")
+        check_weights(weights)
+        self.weights = [(w.astype(np.float32), b.astype(np.float32)) for w, b in weights]
+        self.metadata = metadata
+        name = metadata.get("name", "trained")
+        self.name = name if isinstance(name, str) else "trained"
+        self.deterministic = deterministic
+        self._activation = ACTIVATIONS[metadata["activation"]]
         self._input = INPUT_TRANSFORMS[transform]
         self._rng = np.random.default_rng(seed)
 
@@ -68,12 +116,17 @@ class PolicyAgent(Agent):
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         hidden = self._input(observation)
+        if hidden.shape != (self.observation_size,):
+            raise ValueError(f"{self.name}: expects an observation of shape ({self.observation_size},), "
+                             f"got {hidden.shape}")
         for weight, bias in self.weights[:-1]:
             hidden = self._activation(weight @ hidden + bias)
         weight, bias = self.weights[-1]
         return weight @ hidden + bias
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        if len(action_mask) != self.num_actions:
+            raise ValueError(f"{self.name}: has {self.num_actions} actions, the mask {len(action_mask)}")
         logits = np.where(action_mask.astype(bool), self.logits(observation), -np.inf)
         if not np.isfinite(logits).any():
             raise ValueError(f"{self.name}: the action mask has no legal action")
@@ -82,8 +135,11 @@ class PolicyAgent(Agent):
         probs = np.exp(logits - logits.max())
         return int(self._rng.choice(len(probs), p=probs / probs.sum()))
 
-    def check_compatible(self, game: str, num_players: int, observation_size: int) -> None:
-        """Raise :class:`AgentFileError` unless this agent was trained for that configuration."""
+    def check_compatible(self, game: str, num_players: int, observation_size: int,
+                         num_actions: int | None = None) -> None:
+        """Raise :class:`AgentFileError` unless this agent was trained for that configuration: the same
+        game and player count, a first layer that reads ``observation_size`` inputs and a last layer
+        with ``num_actions`` outputs."""
         meta = self.metadata
         if meta.get("game") != game or meta.get("num_players") != num_players:
             raise AgentFileError(
@@ -92,14 +148,19 @@ class PolicyAgent(Agent):
             )
         if self.observation_size != observation_size:
             raise AgentFileError(
-                f"agent {self.name!r} expects observations of size {self.observation_size}, "
-                f"the env gives {observation_size} (different env options?)"
+                f"agent {self.name!r} expects observations of size {self.observation_size} (w0 shape "
+                f"{self.weights[0][0].shape}), the env gives {observation_size} (different env options?)"
+            )
+        if num_actions is not None and self.num_actions != num_actions:
+            last = len(self.weights) - 1
+            raise AgentFileError(
+                f"agent {self.name!r} has {self.num_actions} outputs (w{last} shape "
+                f"{self.weights[last][0].shape}), the game has {num_actions} actions"
             )
 
 
-def save_policy(path: str | os.PathLike, weights: list[tuple[np.ndarray, np.ndarray]],
-                metadata: dict[str, Any]) -> Path:
-    """Write weights and metadata atomically (temp file, then rename)."""
+def save_policy(path: str | os.PathLike, weights: Weights, metadata: dict[str, Any]) -> Path:
+    """Write weights and metadata atomically (temp file, fsync, then rename)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     arrays = {"metadata": np.frombuffer(json.dumps({**metadata, "format": FORMAT}).encode(), np.uint8)}
@@ -109,6 +170,8 @@ def save_policy(path: str | os.PathLike, weights: list[tuple[np.ndarray, np.ndar
     try:
         with os.fdopen(fd, "wb") as handle:
             np.savez(handle, **arrays)
+            handle.flush()
+            os.fsync(handle.fileno())
         os.chmod(tmp, 0o644)  # mkstemp creates 0600; agent files are meant to be shared
         os.replace(tmp, path)
     finally:
@@ -118,22 +181,108 @@ def save_policy(path: str | os.PathLike, weights: list[tuple[np.ndarray, np.ndar
 
 
 def load_policy(path: str | os.PathLike, deterministic: bool = True, seed: int | None = None) -> PolicyAgent:
-    """Read an agent file; :class:`AgentFileError` names what is wrong with a bad one."""
+    """Read and check an agent file; :class:`AgentFileError` names the file and what is wrong."""
     path = Path(path)
-    if not path.is_file():
-        raise AgentFileError(f"agent file not found: {path}")
+    arrays = _read_arrays(path)
     try:
-        with np.load(path, allow_pickle=False) as data:
-            metadata = json.loads(bytes(data["metadata"]).decode())
-            layers = len([key for key in data.files if key.startswith("w")])
-            weights = [(data[f"w{i}"], data[f"b{i}"]) for i in range(layers)]
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise AgentFileError(f"{path}: not a readable hiddenhand agent file ({error})") from error
-    if metadata.get("format") != FORMAT:
-        raise AgentFileError(f"{path}: format {metadata.get('format')!r}, expected {FORMAT!r}")
-    if not weights:
-        raise AgentFileError(f"{path}: holds no layers")
-    try:
+        metadata = _metadata(arrays.pop("metadata", None))
+        weights = _layers(arrays)
         return PolicyAgent(weights, metadata, deterministic=deterministic, seed=seed)
     except AgentFileError as error:
-        raise AgentFileError(f"{path}: {error}") from error
+        raise AgentFileError(f"{path}: {error}") from None
+
+
+def _read_arrays(path: Path) -> dict[str, np.ndarray]:
+    """The archive's arrays by name, each header checked before its data is read."""
+    if not path.is_file():
+        raise AgentFileError(f"agent file not found: {path}")
+    size = path.stat().st_size
+    if size == 0:
+        raise AgentFileError(f"{path}: the file is empty (0 bytes), not an agent file")
+    if size > MAX_FILE_BYTES:
+        raise AgentFileError(f"{path}: {size:,} bytes, more than an agent file may hold ({MAX_FILE_BYTES:,})")
+    try:
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+            if len(members) > 2 * MAX_LAYERS + 1:
+                raise AgentFileError(f"holds {len(members)} entries, more than {2 * MAX_LAYERS + 1}")
+            arrays: dict[str, np.ndarray] = {}
+            for info in members:
+                if not _MEMBER.fullmatch(info.filename):
+                    raise AgentFileError(f"unexpected entry {info.filename!r}; an agent file holds metadata.npy, "
+                                         f"w<i>.npy and b<i>.npy")
+                key = info.filename[:-4]
+                if key in arrays:
+                    raise AgentFileError(f"entry {info.filename!r} appears twice")
+                arrays[key] = _read_member(archive, info, key)
+            return arrays
+    except AgentFileError as error:
+        raise AgentFileError(f"{path}: {error}") from None
+    except Exception as error:  # any parse failure of untrusted bytes (zip, zlib, npy header) lands here
+        raise AgentFileError(f"{path}: not a readable hiddenhand agent file "
+                             f"({type(error).__name__}: {error})") from None
+
+
+def _read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, key: str) -> np.ndarray:
+    limit = MAX_METADATA_BYTES if key == "metadata" else MAX_ARRAY_BYTES
+    if info.file_size > limit + 4096:
+        raise AgentFileError(f"{info.filename} is {info.file_size:,} bytes, more than allowed ({limit:,})")
+    with archive.open(info) as handle:
+        version = np.lib.format.read_magic(handle)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(handle)
+        elif version == (2, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(handle)
+        else:
+            raise AgentFileError(f"{info.filename}: unsupported .npy version {version}")
+        expected = "uint8" if key == "metadata" else "a float type"
+        if key == "metadata":
+            if dtype != np.uint8 or len(shape) != 1:
+                raise AgentFileError(f"{info.filename}: metadata must be 1-D uint8 (JSON bytes), "
+                                     f"got {dtype} with shape {shape}")
+        elif dtype.hasobject or dtype.kind != "f" or f"f{dtype.itemsize}" not in _WEIGHT_DTYPES:
+            raise AgentFileError(f"{info.filename}: dtype {dtype} is not allowed; expected {expected}")
+        nbytes = math.prod(shape) * dtype.itemsize
+        if nbytes > limit:
+            raise AgentFileError(f"{info.filename}: header declares shape {shape} of {dtype} ({nbytes:,} bytes), "
+                                 f"more than allowed ({limit:,})")
+        held = info.file_size - handle.tell()
+        if nbytes != held:
+            raise AgentFileError(f"{info.filename}: header declares shape {shape} of {dtype} ({nbytes:,} bytes) but "
+                                 f"the entry holds {held:,} bytes of data")
+    with archive.open(info) as handle:  # header checked: now read it
+        return np.lib.format.read_array(handle, allow_pickle=False)
+
+
+def _metadata(raw: np.ndarray | None) -> dict[str, Any]:
+    if raw is None:
+        raise AgentFileError("holds no metadata")
+    try:
+        metadata = json.loads(raw.tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:
+        raise AgentFileError(f"metadata is not UTF-8 JSON ({error})") from None
+    if not isinstance(metadata, dict):
+        raise AgentFileError(f"metadata is a JSON {_json_kind(metadata)}, expected a JSON object")
+    if metadata.get("format") != FORMAT:
+        raise AgentFileError(f"format {metadata.get('format')!r}, expected {FORMAT!r}")
+    for key, kinds, what in (("name", (str,), "a string"), ("game", (str,), "a string"),
+                             ("num_players", (int,), "an int"), ("env_options", (dict,), "a JSON object")):
+        value = metadata.get(key)
+        if key in metadata and (not isinstance(value, kinds) or isinstance(value, bool)):
+            raise AgentFileError(f"metadata {key}={value!r} is not {what}")
+    return metadata
+
+
+def _layers(arrays: dict[str, np.ndarray]) -> Weights:
+    count = sum(key.startswith("w") for key in arrays)
+    expected = {f"{kind}{i}" for i in range(count) for kind in "wb"}
+    if set(arrays) != expected:
+        missing, extra = sorted(expected - set(arrays)), sorted(set(arrays) - expected)
+        raise AgentFileError(f"layers are not w0, b0, ..., w{count - 1}, b{count - 1}: "
+                             + "; ".join([f"missing {missing}"] * bool(missing) + [f"unexpected {extra}"] * bool(extra)))
+    return [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(count)]
+
+
+def _json_kind(value: Any) -> str:
+    return {list: "list", str: "string", int: "number", float: "number", bool: "boolean",
+            type(None): "null"}.get(type(value), type(value).__name__)

@@ -39,9 +39,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     train = sub.add_parser("train", help="self-play MaskablePPO training from a YAML config")
     train.add_argument("game", choices=sorted(REGISTRY))
-    train.add_argument("--config", required=True, help="a YAML file or a preset name, e.g. david_goliath_quick")
+    train.add_argument("--config", default=None,
+                       help="a YAML file or a preset name, e.g. david_goliath_quick (with --resume and --run-dir: "
+                            "default the run's recorded config)")
     train.add_argument("--run-dir", default=None, help="default: runs/<config name>")
-    train.add_argument("--resume", action="store_true", help="continue from the run's newest checkpoint")
+    start = train.add_mutually_exclusive_group()
+    start.add_argument("--resume", action="store_true",
+                       help="continue from the run's newest intact checkpoint (damaged newer ones are skipped "
+                            "with a message); starts fresh only if the run directory has no checkpoint")
+    start.add_argument("--overwrite", action="store_true",
+                       help="start afresh in a run directory that holds an earlier run, discarding its outputs")
+    train.add_argument("--force", action="store_true",
+                       help="with --resume: continue even though the config differs from the run's recorded one")
     train.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                        help="override a config key (dotted, YAML value), e.g. --set env.num_players=3")
     train.add_argument("--name", default=None, help="agent name in its metadata (default <game>_<N>p)")
@@ -83,16 +92,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "quickstart":
         from hiddenhand.training.quickstart import quickstart
+        from hiddenhand.training.train import RunDirError
 
-        return quickstart(args.run_dir, args.games)
+        try:
+            return quickstart(args.run_dir, args.games)
+        except RunDirError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
     if args.command == "train":
         return _train(args)
     if args.command == "evaluate":
         return _evaluate(args)
     if args.command == "ship":
+        from hiddenhand.agents import AgentFileError
         from hiddenhand.training.ship import ship
 
-        ship(args.agent_file, args.name, args.games)
+        try:
+            ship(args.agent_file, args.name, args.games)
+        except (AgentFileError, ValueError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
         return 0
     if args.command == "bench":
         from hiddenhand.benchmarks.throughput import main as bench_main
@@ -104,19 +123,34 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _train(args: argparse.Namespace) -> int:
     import yaml
 
-    from hiddenhand.training.config import ConfigError, load_config, with_overrides
-    from hiddenhand.training.train import train
+    from hiddenhand.agents import AgentFileError
+    from hiddenhand.training.config import ConfigError, config_from_dict, load_config, with_overrides
+    from hiddenhand.training.train import RunDirError, recorded_config, train
 
+    if args.force and not args.resume:
+        print("error: --force only applies with --resume", file=sys.stderr)
+        return 2
     try:
-        config = load_config(args.config)
+        if args.config is None:
+            if not (args.resume and args.run_dir):
+                raise ConfigError("--config is required (only --resume with --run-dir reads the run's recorded config)")
+            recorded = recorded_config(Path(args.run_dir))
+            if recorded is None:
+                raise ConfigError(f"{args.run_dir} records no config: pass --config")
+            config = config_from_dict(recorded, source=str(Path(args.run_dir) / "config.json"))
+        else:
+            config = load_config(args.config)
         overrides = {}
         for item in args.set:
             key, sep, value = item.partition("=")
-            if not sep:
+            if not sep or not key:
                 raise ConfigError(f"--set {item!r}: expected KEY=VALUE")
-            overrides[key] = yaml.safe_load(value)
+            try:
+                overrides[key] = yaml.safe_load(value)
+            except yaml.YAMLError as error:
+                raise ConfigError(f"--set {item!r}: the value is not YAML ({error})") from None
         config = with_overrides(config, overrides) if overrides else config
-    except ConfigError as error:
+    except (ConfigError, RunDirError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     if config.game != args.game:
@@ -124,8 +158,9 @@ def _train(args: argparse.Namespace) -> int:
         return 2
     run_dir = args.run_dir or f"runs/{Path(args.config).stem}"
     try:
-        train(config, run_dir, resume=args.resume, progress=not args.no_progress, name=args.name)
-    except FileExistsError as error:
+        train(config, run_dir, resume=args.resume, progress=not args.no_progress, name=args.name,
+              overwrite=args.overwrite, force=args.force)
+    except (RunDirError, ConfigError, AgentFileError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return 0

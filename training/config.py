@@ -25,6 +25,13 @@ from hiddenhand.envs.core.options import ConfigError
 
 PRESET_DIR = Path(hiddenhand.configs.__file__).parent / "train"
 BASELINES = ("random", "heuristic")
+MAX_STEPS = 10**12
+#: Largest config file read (a config is a few KiB).
+MAX_FILE_BYTES = 1 << 20
+#: Largest rollout buffer (observations and action masks of one update, float32) a config may ask for.
+MAX_ROLLOUT_BYTES = 8 << 30
+#: Env options that make no sense in training (they would print every step).
+TRAINING_FORBIDS_ENV = ("render_mode",)
 
 
 def _field(default: Any, **rules: Any) -> Any:
@@ -38,17 +45,20 @@ def _field(default: Any, **rules: Any) -> Any:
 class PPOConfig:
     """MaskablePPO hyperparameters (sb3-contrib names)."""
 
-    learning_rate: float = _field(3e-4, gt=0)
-    n_steps: int = _field(1024, min=1)
-    batch_size: int = _field(256, min=1)
-    n_epochs: int = _field(10, min=1)
+    learning_rate: float = _field(3e-4, gt=0, max=1)
+    #: Steps per env per rollout; one update sees ``n_steps * n_envs`` steps.
+    n_steps: int = _field(1024, min=1, max=1_000_000)
+    #: Minibatch size: at least 2 (advantages are normalised per minibatch), at most one rollout, and
+    #: never leaving a last minibatch of a single step (see :func:`config_from_dict`).
+    batch_size: int = _field(256, min=2, max=1_000_000)
+    n_epochs: int = _field(10, min=1, max=1000)
     gamma: float = _field(1.0, gt=0, max=1)
     gae_lambda: float = _field(0.95, min=0, max=1)
-    clip_range: float = _field(0.2, gt=0)
-    ent_coef: float = _field(0.01, min=0)
-    vf_coef: float = _field(0.5, min=0)
-    max_grad_norm: float = _field(0.5, gt=0)
-    net_arch: list[int] = _field([256, 256], min=1, nonempty=True)
+    clip_range: float = _field(0.2, gt=0, max=1)
+    ent_coef: float = _field(0.01, min=0, max=1)
+    vf_coef: float = _field(0.5, min=0, max=100)
+    max_grad_norm: float = _field(0.5, gt=0, max=1e6)
+    net_arch: list[int] = _field([256, 256], min=1, max=8192, nonempty=True, max_len=16)
     activation: str = _field("tanh", choices=("tanh", "relu"))
 
 
@@ -56,8 +66,9 @@ class PPOConfig:
 class PoolConfig:
     """Opponent pool: snapshot cadence and how opponent seats are filled (probs sum to 1)."""
 
-    snapshot_every: int = _field(20_000, min=1)
-    window: int = _field(10, min=1)
+    snapshot_every: int = _field(20_000, min=1, max=MAX_STEPS)
+    #: Snapshots kept (each lives as a policy in every env worker).
+    window: int = _field(10, min=1, max=100)
     latest_prob: float = _field(0.5, min=0, max=1)
     snapshot_prob: float = _field(0.25, min=0, max=1)
     baseline_prob: float = _field(0.25, min=0, max=1)
@@ -69,18 +80,19 @@ class ImitationConfig:
     """Optional warm start: clone a teacher agent over ``games`` games before self-play (0: off)."""
 
     teacher: str = _field("heuristic", choices=BASELINES)
-    games: int = _field(0, min=0)
-    epochs: int = _field(3, min=1)
-    batch_size: int = _field(512, min=1)
-    learning_rate: float = _field(1e-3, gt=0)
+    #: The teacher's moves are held in memory for the epochs: the cap protects it.
+    games: int = _field(0, min=0, max=10_000)
+    epochs: int = _field(3, min=1, max=1000)
+    batch_size: int = _field(512, min=1, max=1_000_000)
+    learning_rate: float = _field(1e-3, gt=0, max=1)
 
 
 @dataclass(frozen=True)
 class EvalConfig:
     """Periodic evaluation against fixed baseline opponents."""
 
-    every: int = _field(50_000, min=1)
-    games: int = _field(100, min=1)
+    every: int = _field(50_000, min=1, max=MAX_STEPS)
+    games: int = _field(100, min=1, max=100_000)
     opponents: list[str] = _field(list(BASELINES), choices=BASELINES)
 
 
@@ -90,13 +102,14 @@ class TrainConfig:
 
     game: str = field(metadata={"choices": tuple(envs.REGISTRY)})
     env: dict = field(default_factory=dict)
-    seed: int = _field(0, min=0)
-    total_timesteps: int = _field(1_000_000, min=1)
+    #: NumPy seeds ``seed + env index`` must stay below 2**32.
+    seed: int = _field(0, min=0, max=2**31 - 1)
+    total_timesteps: int = _field(1_000_000, min=1, max=MAX_STEPS)
     n_envs: int = _field(2, min=1, max=64)
     vec_env: str = _field("auto", choices=("auto", "dummy", "subproc"))
     #: torch threads of the learner; 1 avoids thread contention with the env workers on small machines.
     torch_threads: int = _field(1, min=1, max=256)
-    checkpoint_every: int = _field(50_000, min=1)
+    checkpoint_every: int = _field(50_000, min=1, max=MAX_STEPS)
     #: Deliver the learner's score margin as it accrues (same episode return as the terminal reward).
     dense_reward: bool = _field(False)
     ppo: PPOConfig = field(default_factory=PPOConfig)
@@ -129,15 +142,65 @@ def load_config(path: str | os.PathLike) -> TrainConfig:
         if str(path) not in presets():
             raise ConfigError(f"config file not found: {str(path)!r}; presets: {presets()}")
         file = config_path(str(path))
+    return config_from_dict(read_yaml(file), source=str(file))
+
+
+def read_yaml(file: Path) -> Any:
+    """Parse a YAML file safely (no tags that build objects): at most ``MAX_FILE_BYTES``, UTF-8 text, no
+    duplicated keys in any mapping. Every problem is a :class:`ConfigError` naming the file."""
+    size = file.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise ConfigError(f"{file}: {size:,} bytes, more than a config file may hold ({MAX_FILE_BYTES:,})")
+    raw = file.read_bytes()
     try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{file}: not UTF-8 text: byte {raw[exc.start]:#04x} at offset {exc.start} "
+                          f"({exc.reason}); save the file as UTF-8") from None
+    try:
+        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except _DuplicateKey as exc:
+        raise ConfigError(f"{file}: {exc}") from None
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{file}: invalid YAML: {exc}") from exc
-    return config_from_dict(data, source=str(file))
+        raise ConfigError(f"{file}: invalid YAML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(f"{file}: invalid YAML: nested too deeply") from None
+
+
+class _DuplicateKey(yaml.YAMLError):
+    pass
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing a key given twice in one mapping (the plain loader keeps the last)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: dict[Any, int] = {}
+        if isinstance(node, yaml.MappingNode):
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = seen.get(key)
+                except TypeError:  # unhashable: the safe constructor names it below
+                    continue
+                line = key_node.start_mark.line + 1
+                if first is not None:
+                    raise _DuplicateKey(f"key {_short(key)} is given twice (lines {first} and {line}); "
+                                        f"allowed: each key once per mapping")
+                seen[key] = line
+        return super().construct_mapping(node, deep=deep)
 
 
 def config_from_dict(data: dict[str, Any], source: str = "<dict>") -> TrainConfig:
-    """Validate a (parsed YAML) mapping into a :class:`TrainConfig`; ``source`` prefixes errors."""
+    """Validate a (parsed YAML) mapping into a :class:`TrainConfig`; ``source`` prefixes errors.
+
+    Besides each key's type and range, the rules between keys that training needs: the pool
+    probabilities sum to 1; ``ppo.batch_size`` fits one rollout (``ppo.n_steps * n_envs`` steps) and
+    leaves no last minibatch of a single step (its normalised advantage would be NaN); the env options
+    build an env that resets; one rollout's buffer stays below ``MAX_ROLLOUT_BYTES``.
+    """
     config = _build(TrainConfig, data, "", source)
     pool = config.pool
     total = pool.latest_prob + pool.snapshot_prob + pool.baseline_prob
@@ -148,11 +211,36 @@ def config_from_dict(data: dict[str, Any], source: str = "<dict>") -> TrainConfi
         )
     if pool.baseline_prob > 0 and not pool.baselines:
         raise ConfigError(f"{source}: 'pool.baselines' must not be empty if pool.baseline_prob > 0")
+    ppo, rollout = config.ppo, config.ppo.n_steps * config.n_envs
+    if ppo.batch_size > rollout:
+        raise ConfigError(f"{source}: 'ppo.batch_size' must be at most one rollout, ppo.n_steps * n_envs = "
+                          f"{ppo.n_steps} * {config.n_envs} = {rollout}, got {ppo.batch_size}")
+    if rollout % ppo.batch_size == 1:
+        raise ConfigError(
+            f"{source}: 'ppo.batch_size' = {ppo.batch_size} splits a rollout of {rollout} steps "
+            f"(ppo.n_steps * n_envs) into minibatches with one step left over, and a one-step minibatch "
+            f"makes PPO's normalised advantage NaN; allowed: a batch size that divides {rollout}, or leaves "
+            f"at least 2 over")
+    for key in TRAINING_FORBIDS_ENV:
+        if config.env.get(key) is not None:
+            raise ConfigError(f"{source}: 'env.{key}' = {_short(config.env[key])} is not allowed in training; "
+                              f"allowed: leave it out")
     try:
-        envs.make(config.game, **config.env).close()
+        env = envs.make(config.game, **config.env)
+        env.reset(seed=config.seed)
     except (TypeError, ValueError) as exc:
-        message = f"{source}: invalid 'env' options for game {config.game!r}: {exc}"
-        raise ConfigError(message) from exc
+        raise ConfigError(f"{source}: invalid 'env' options for game {config.game!r}: {exc}") from None
+    except MemoryError:
+        raise ConfigError(f"{source}: 'env' options {_short(config.env)} for game {config.game!r} need more "
+                          f"memory than there is; choose smaller values") from None
+    agent = env.possible_agents[0]
+    width = env.observation_space(agent)["observation"].shape[0] + env.action_space(agent).n
+    env.close()
+    buffer = rollout * width * 4
+    if buffer > MAX_ROLLOUT_BYTES:
+        raise ConfigError(f"{source}: a rollout of ppo.n_steps * n_envs = {rollout} steps of {width} floats "
+                          f"(observation and action mask) needs {buffer / 2**30:.1f} GiB, more than the "
+                          f"{MAX_ROLLOUT_BYTES / 2**30:.0f} GiB allowed; lower 'ppo.n_steps' or 'n_envs'")
     return config
 
 
@@ -203,6 +291,8 @@ def _convert(value: Any, tp: Any, key: str, rules: Any, source: str) -> Any:
             raise _type_error(value, "list", key, source)
         if rules.get("nonempty") and not value:
             raise ConfigError(f"{source}: '{key}' must not be empty")
+        if len(value) > rules.get("max_len", len(value)):
+            raise ConfigError(f"{source}: '{key}' may hold at most {rules['max_len']} items, got {len(value)}")
         (item,) = get_args(tp)
         return [_convert(v, item, f"{key}[{i}]", rules, source) for i, v in enumerate(value)]
     if kind is dict:
@@ -210,11 +300,17 @@ def _convert(value: Any, tp: Any, key: str, rules: Any, source: str) -> Any:
             raise _type_error(value, "a mapping", key, source)
         return dict(value)
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:
+            raise ConfigError(f"{source}: '{key}' must be {_range_text(rules) or 'a finite float'}, "
+                              f"got {_short(value)}") from None
     if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
         raise _type_error(value, kind.__name__, key, source)
     if kind is float and not math.isfinite(value):
         raise ConfigError(f"{source}: '{key}' must be finite, got {value!r}")
+    if kind is str and (not value or len(value) > 200):
+        raise ConfigError(f"{source}: '{key}' must be a short non-empty string, got {_short(value)}")
     _check_rules(value, key, rules, source)
     return value
 
@@ -222,7 +318,7 @@ def _convert(value: Any, tp: Any, key: str, rules: Any, source: str) -> Any:
 def _check_rules(value: Any, key: str, rules: Any, source: str) -> None:
     choices = rules.get("choices")
     if choices is not None and value not in choices:
-        raise ConfigError(f"{source}: '{key}' must be one of {list(choices)}, got {value!r}")
+        raise ConfigError(f"{source}: '{key}' must be one of {list(choices)}, got {_short(value)}")
     low, high, above = rules.get("min"), rules.get("max"), rules.get("gt")
     if (
         (low is not None and value < low)
@@ -234,10 +330,16 @@ def _check_rules(value: Any, key: str, rules: Any, source: str) -> None:
 
 def _range_text(rules: Any) -> str:
     """``rules`` bounds in words: ``>= 1``, ``> 0``, ``in [1, 64]``, ``in (0, 1]``."""
+    if "gt" not in rules and "min" not in rules:
+        return ""
     bracket, low = ("(", rules["gt"]) if "gt" in rules else ("[", rules["min"])
     if "max" in rules:
-        return f"in {bracket}{low}, {rules['max']}]"
-    return f"{'>' if bracket == '(' else '>='} {low}"
+        return f"in {bracket}{_number(low)}, {_number(rules['max'])}]"
+    return f"{'>' if bracket == '(' else '>='} {_number(low)}"
+
+
+def _number(value: Any) -> str:
+    return f"{value:_}" if isinstance(value, int) and abs(value) >= 10_000 else f"{value}"
 
 
 def _type_error(value: Any, expected: str, key: str, source: str) -> ConfigError:
@@ -248,4 +350,10 @@ def _type_error(value: Any, expected: str, key: str, source: str) -> ConfigError
 
 
 def _describe(value: Any) -> str:
-    return f"{type(value).__name__} {value!r}"
+    return f"{type(value).__name__} {_short(value)}"
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -3,18 +3,36 @@ copy it into ``agents/trained/<name>.npz`` with the results in its metadata and 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from hiddenhand.agents import TRAINED_DIR, load_policy, save_policy
+from hiddenhand.agents import TRAINED_DIR, AgentFileError, load_policy, save_policy
+from hiddenhand.envs import make as make_env
+from hiddenhand.envs.registry import REGISTRY
 
 from .evaluate import evaluate
 from .train import write_model_card
 
+SHIP_NAME = re.compile(r"[A-Za-z0-9_]{1,64}")
+
 
 def ship(agent_file: str | Path, name: str, games: int = 1000, seed: int = 0,
          out_dir: Path = TRAINED_DIR) -> Path:
+    """Evaluate and ship; ``name`` must be a bare agent name (it becomes ``<out_dir>/<name>.npz``)."""
+    if not isinstance(name, str) or not SHIP_NAME.fullmatch(name):
+        raise ValueError(f"ship name {name!r} is not allowed; allowed: letters, digits and '_', e.g. david_goliath_4p")
     agent = load_policy(agent_file)
     meta = dict(agent.metadata)
+    if meta.get("game") not in REGISTRY or not isinstance(meta.get("env_options"), dict):
+        raise AgentFileError(f"{agent_file}: metadata names no registered game with its env_options")
+    try:
+        env = make_env(meta["game"], **meta["env_options"]).unwrapped
+    except (TypeError, ValueError) as error:
+        raise AgentFileError(f"{agent_file}: its env_options do not build the game ({error})") from None
+    try:  # the layers fit the game's observation size and action count
+        agent.check_compatible(env.game.name, env.game.num_players, env.observer.layout.size, env.game.num_actions)
+    except AgentFileError as error:
+        raise AgentFileError(f"{agent_file}: {error}") from None
     players = meta["num_players"]
     options = {k: v for k, v in meta["env_options"].items() if k not in ("num_players", "reward_mode")}
     final = {}

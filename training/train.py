@@ -2,17 +2,23 @@
 
     python -m hiddenhand train david_goliath --config david_goliath_quick --run-dir runs/dg_quick
 
-A run directory holds ``checkpoints/`` (written atomically; ``--resume`` continues from the newest,
-losing at most one interval), ``tb/`` (TensorBoard: PPO losses, fps, evaluation win rates) and, at the
-end, ``agent.npz`` (policy weights + metadata) with its model card ``agent.md``.
+A run directory holds ``config.json`` (the run's config), ``checkpoints/`` (each written whole with
+checksums; ``--resume`` continues from the newest intact one, losing at most one interval, and falls
+back to an older one when the newest is damaged), ``tb/`` (TensorBoard: PPO losses, fps, evaluation win
+rates) and, at the end, ``agent.npz`` (policy weights + metadata) with its model card ``agent.md``.
+A fresh run refuses a directory with checkpoints unless told to ``--overwrite``; resuming with another
+config is refused unless ``--force``d. Checkpoints hold SB3 pickles: load only run directories you trust.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import platform
+import re
 import shutil
+import sys
 import time
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -80,39 +86,163 @@ def make_vec_env(config: TrainConfig, metadata: dict[str, Any]) -> VecEnv:
 
 
 # ------------------------------------------------------------------------------------- checkpoints
-class Checkpoints:
-    """``checkpoints/step_<n>/`` directories, each complete before ``LATEST`` points at it."""
+class RunDirError(RuntimeError):
+    """A run directory that cannot be used as asked: checkpoints in the way of a fresh run, none intact
+    to resume from, or a recorded config that differs from the one given."""
 
-    def __init__(self, run_dir: Path, keep: int = 2):
-        self.root = run_dir / "checkpoints"
+
+CHECKPOINT_FORMAT = "hiddenhand-checkpoint/1"
+CHECKPOINT_FILES = ("model.zip", "snapshots.npz", "progress.json")
+MANIFEST = "MANIFEST.json"
+_STEP_DIR = re.compile(r"step_(\d{1,15})")
+
+
+class Checkpoints:
+    """``checkpoints/step_<n>/`` directories, each written whole before it appears.
+
+    A checkpoint is written into a hidden temporary directory, every file and the directory fsynced,
+    its ``MANIFEST.json`` (size and SHA-256 of each file) written last, and only then renamed to
+    ``step_<n>``; ``LATEST`` names the newest for people and tools. :meth:`find` does not rely on
+    ``LATEST``: it scans the ``step_*`` directories newest first and takes the first whose files match
+    their manifest, reporting each one it skips and why. The newest ``keep`` checkpoints are kept.
+    """
+
+    def __init__(self, run_dir: Path, keep: int = 3):
+        self.root = Path(run_dir) / "checkpoints"
         self.keep = keep
 
+    def candidates(self) -> list[Path]:
+        """``step_<n>`` directories, newest (largest n) first."""
+        if not self.root.is_dir():
+            return []
+        found = [(int(m.group(1)), path) for path in self.root.iterdir()
+                 if (m := _STEP_DIR.fullmatch(path.name)) and path.is_dir()]
+        return [path for _, path in sorted(found, reverse=True)]
+
     def latest(self) -> Path | None:
+        """The newest intact checkpoint, or None."""
+        return self.find()[0]
+
+    def find(self) -> tuple[Path | None, list[tuple[Path, str]]]:
+        """(newest intact checkpoint or None, [(newer checkpoint skipped, why)])."""
+        skipped = []
+        for path in self.candidates():
+            problem = self.verify(path)
+            if problem is None:
+                return path, skipped
+            skipped.append((path, problem))
+        return None, skipped
+
+    def pointer_note(self, chosen: Path | None) -> str | None:
+        """What is off with ``LATEST`` (missing, dangling, or not the newest intact checkpoint), if anything."""
         pointer = self.root / "LATEST"
         if not pointer.is_file():
-            return None
-        path = self.root / pointer.read_text().strip()
-        return path if (path / "model.zip").is_file() else None
+            return "checkpoints/LATEST is missing" if self.candidates() else None
+        try:
+            name = pointer.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as error:
+            return f"checkpoints/LATEST is unreadable ({error})"
+        if not _STEP_DIR.fullmatch(name) or not (self.root / name).is_dir():
+            return f"checkpoints/LATEST names {name[:80]!r}, which is no checkpoint here"
+        if chosen is not None and name != chosen.name:
+            return f"checkpoints/LATEST names {name}, not the newest intact checkpoint {chosen.name}"
+        return None
+
+    @staticmethod
+    def verify(path: Path) -> str | None:
+        """Why the checkpoint at ``path`` cannot be trusted, or None when every file matches its manifest."""
+        try:
+            manifest = json.loads((path / MANIFEST).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return f"it has no {MANIFEST} (an interrupted write, or written by an older hiddenhand)"
+        except (OSError, ValueError) as error:
+            return f"its {MANIFEST} is unreadable ({type(error).__name__}: {error})"
+        if not isinstance(manifest, dict) or manifest.get("format") != CHECKPOINT_FORMAT \
+                or not isinstance(manifest.get("files"), dict):
+            return f"its {MANIFEST} is not a {CHECKPOINT_FORMAT} manifest"
+        step = int(_STEP_DIR.fullmatch(path.name).group(1))
+        if manifest.get("num_timesteps") != step:
+            return f"its {MANIFEST} is for step {manifest.get('num_timesteps')!r}, not {step}"
+        for name in CHECKPOINT_FILES:
+            expected = manifest["files"].get(name)
+            file = path / name
+            if not isinstance(expected, dict):
+                return f"its {MANIFEST} lists no {name}"
+            if not file.is_file():
+                return f"{name} is missing"
+            size = file.stat().st_size
+            if size != expected.get("bytes"):
+                return f"{name} is {size:,} bytes, its manifest says {expected.get('bytes')!r} (truncated or changed)"
+            if _sha256(file) != expected.get("sha256"):
+                return f"{name} does not match its SHA-256 checksum (corrupt)"
+        return None
 
     def save(self, model: MaskablePPO, snapshots: list[Weights], extra: dict[str, Any]) -> Path:
-        target = self.root / f"step_{model.num_timesteps:012d}"
-        tmp = self.root / f".tmp_{target.name}"
+        steps = int(model.num_timesteps)
+        target = self.root / f"step_{steps:012d}"
+        tmp = self.root / f".tmp_{target.name}.{os.getpid()}"
+        self.root.mkdir(parents=True, exist_ok=True)
         shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
+        tmp.mkdir()
         model.save(tmp / "model.zip")
         arrays = {f"s{i}_{kind}{j}": array for i, weights in enumerate(snapshots)
                   for j, pair in enumerate(weights) for kind, array in zip("wb", pair)}
-        np.savez(tmp / "snapshots.npz", **arrays)
-        (tmp / "progress.json").write_text(json.dumps({**extra, "num_timesteps": model.num_timesteps,
-                                                       "snapshots": len(snapshots)}))
-        shutil.rmtree(target, ignore_errors=True)
+        with open(tmp / "snapshots.npz", "wb") as handle:
+            np.savez(handle, **arrays)
+        progress = {**extra, "num_timesteps": steps, "snapshots": len(snapshots)}
+        (tmp / "progress.json").write_text(json.dumps(progress), encoding="utf-8")
+        files = {}
+        for name in CHECKPOINT_FILES:
+            _fsync(tmp / name)
+            files[name] = {"bytes": (tmp / name).stat().st_size, "sha256": _sha256(tmp / name)}
+        manifest = {"format": CHECKPOINT_FORMAT, "num_timesteps": steps, "files": files}
+        _write_durably(tmp / MANIFEST, json.dumps(manifest, indent=1))
+        _fsync(tmp)
+        old = None
+        if target.exists():  # the same step again (a finished run resumed): swap it out
+            old = self.root / f".old_{target.name}.{os.getpid()}"
+            os.replace(target, old)
         os.replace(tmp, target)
-        pointer_tmp = self.root / ".LATEST.tmp"
-        pointer_tmp.write_text(target.name)
-        os.replace(pointer_tmp, self.root / "LATEST")
-        for old in sorted(self.root.glob("step_*"))[:-self.keep]:
+        _fsync(self.root)
+        if old is not None:
             shutil.rmtree(old, ignore_errors=True)
+        pointer_tmp = self.root / f".LATEST.{os.getpid()}.tmp"
+        _write_durably(pointer_tmp, target.name)
+        os.replace(pointer_tmp, self.root / "LATEST")
+        _fsync(self.root)
+        for stale in self.candidates()[self.keep:]:
+            shutil.rmtree(stale, ignore_errors=True)
         return target
+
+    def remove_leftovers(self) -> list[str]:
+        """Delete what interrupted writes left behind (hidden temporary directories); returns their names."""
+        if not self.root.is_dir():
+            return []
+        removed = []
+        for path in self.root.iterdir():
+            if path.name.startswith((".tmp_", ".old_", ".LATEST.")):
+                shutil.rmtree(path, ignore_errors=True) if path.is_dir() else path.unlink(missing_ok=True)
+                removed.append(path.name)
+        return sorted(removed)
+
+    def set_aside(self, path: Path) -> Path:
+        """Move a checkpoint that failed its checks to ``checkpoints/skipped/`` (kept, out of the way)."""
+        aside = self.root / "skipped"
+        aside.mkdir(exist_ok=True)
+        target = aside / path.name
+        suffix = 1
+        while target.exists():
+            target = aside / f"{path.name}.{suffix}"
+            suffix += 1
+        os.replace(path, target)
+        return target
+
+    @staticmethod
+    def load_progress(path: Path) -> dict[str, Any]:
+        progress = json.loads((path / "progress.json").read_text(encoding="utf-8"))
+        if not isinstance(progress, dict) or not isinstance(progress.get("wall_time_s"), (int, float)):
+            raise ValueError("progress.json lacks wall_time_s")
+        return progress
 
     @staticmethod
     def load_snapshots(path: Path) -> list[Weights]:
@@ -123,6 +253,91 @@ class Checkpoints:
                 layers = len([k for k in data.files if k.startswith(f"s{i}_w")])
                 snapshots.append([(data[f"s{i}_w{j}"], data[f"s{i}_b{j}"]) for j in range(layers)])
         return snapshots
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file's or a directory's contents (a directory: its entries) to disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _write_durably(path: Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+# ------------------------------------------------------------------------------------- run directory
+CONFIG_FILE = "config.json"
+#: Keys a resumed run may change without ``force``: train for more (or fewer) steps.
+RESUMABLE_CHANGES = ("total_timesteps",)
+#: What a run writes into its directory (``overwrite`` removes exactly these).
+RUN_OUTPUTS = ("checkpoints", "tb", CONFIG_FILE, "agent.npz", "agent.md")
+
+
+def recorded_config(run_dir: Path) -> dict[str, Any] | None:
+    """The config a run directory recorded (``config.json``), or None when it has none."""
+    file = Path(run_dir) / CONFIG_FILE
+    if not file.is_file():
+        return None
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise RunDirError(f"{file} is unreadable ({type(error).__name__}: {error}); pass --force to resume "
+                          f"with the config given now") from None
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+        raise RunDirError(f"{file} holds no recorded config; pass --force to resume with the config given now")
+    return data["config"]
+
+
+def config_changes(recorded: dict[str, Any], config: TrainConfig) -> list[str]:
+    """``key: recorded -> now`` for each dotted key whose value differs (``RESUMABLE_CHANGES`` aside)."""
+    old, new = _flatten(recorded), _flatten(json.loads(json.dumps(config.to_dict())))
+    return [f"{key}: {old.get(key, '<absent>')!r} -> {new.get(key, '<absent>')!r}"
+            for key in sorted(set(old) | set(new))
+            if key not in RESUMABLE_CHANGES and old.get(key, _ABSENT) != new.get(key, _ABSENT)]
+
+
+_ABSENT = object()
+
+
+def _flatten(data: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat = {}
+    for key, value in data.items():
+        if isinstance(value, dict):
+            flat.update(_flatten(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+def record_config(run_dir: Path, config: TrainConfig) -> None:
+    run_dir.mkdir(parents=True, exist_ok=True)
+    tmp = run_dir / f".{CONFIG_FILE}.{os.getpid()}.tmp"
+    _write_durably(tmp, json.dumps({"config": config.to_dict()}, indent=2) + "\n")
+    os.replace(tmp, run_dir / CONFIG_FILE)
+
+
+def clear_run(run_dir: Path) -> None:
+    """Remove what an earlier run wrote into ``run_dir`` (``RUN_OUTPUTS``); other files stay."""
+    for name in RUN_OUTPUTS:
+        path = run_dir / name
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        elif path.exists() or path.is_symlink():
+            path.unlink()
 
 
 # ------------------------------------------------------------------------------------- evaluation
@@ -196,14 +411,46 @@ def _next_multiple(steps: int, every: int) -> int:
 
 # ------------------------------------------------------------------------------------- main entry
 def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, progress: bool = True,
-          name: str | None = None) -> TrainResult:
-    """Train (or resume) a self-play agent; writes ``agent.npz`` and ``agent.md`` into ``run_dir``."""
+          name: str | None = None, overwrite: bool = False, force: bool = False) -> TrainResult:
+    """Train (or resume) a self-play agent; writes ``agent.npz`` and ``agent.md`` into ``run_dir``.
+
+    A fresh run (``resume=False``) refuses a directory that holds checkpoints unless ``overwrite``,
+    which first removes what the earlier run wrote. It records ``config.json``. ``resume=True``
+    continues from the newest intact checkpoint (see :class:`Checkpoints`), says which newer ones it
+    skipped and why (and moves them to ``checkpoints/skipped/``), and starts fresh only when the
+    directory holds no checkpoint at all; it refuses when every checkpoint is damaged, and when the
+    given config differs from the recorded one (except ``total_timesteps``) unless ``force``.
+    Refusals raise :class:`RunDirError` before anything in the directory changes.
+    """
+    if resume and overwrite:
+        raise ValueError("resume and overwrite exclude each other: resume continues the run, overwrite discards it")
     run_dir = Path(run_dir)
     checkpoints = Checkpoints(run_dir)
-    latest = checkpoints.latest()
-    if latest is not None and not resume:
-        raise FileExistsError(f"{run_dir} already holds checkpoints: pass --resume to continue, "
-                              f"or choose another --run-dir")
+    candidates, skipped, latest = checkpoints.candidates(), [], None
+    if not resume:
+        if candidates:
+            if not overwrite:
+                raise RunDirError(f"{run_dir} already holds checkpoints (newest: {candidates[0].name}): pass "
+                                  f"--resume to continue that run, --overwrite to discard it and start afresh, "
+                                  f"or choose another --run-dir")
+            print(f"--overwrite: removing the earlier run's outputs in {run_dir}")
+        if overwrite:
+            clear_run(run_dir)
+    else:
+        recorded = recorded_config(run_dir) if not force else None
+        changes = config_changes(recorded, config) if recorded is not None else []
+        if changes:
+            raise RunDirError(f"{run_dir} was started with another config; changed: {'; '.join(changes)}. "
+                              f"Resume with the recorded config ({run_dir / CONFIG_FILE}), or pass --force to "
+                              f"continue with the new one")
+        latest, skipped = checkpoints.find()
+        if candidates and latest is None:
+            reasons = "; ".join(f"{path.name}: {why}" for path, why in skipped)
+            raise RunDirError(f"{run_dir}: no intact checkpoint to resume from ({reasons}). Pass --overwrite "
+                              f"to start afresh")
+    removed = checkpoints.remove_leftovers()
+    if removed:
+        print(f"removed what interrupted checkpoint writes left behind: {', '.join(removed)}", file=sys.stderr)
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.torch_threads)
     metadata = agent_metadata(config, name)
@@ -211,13 +458,30 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, progre
     snapshots: list[Weights] = []
     elapsed_before = 0.0
     try:
-        if latest is not None:
-            model = MaskablePPO.load(latest / "model.zip", env=vec_env, device="cpu",
-                                     tensorboard_log=str(run_dir / "tb"))
-            snapshots = Checkpoints.load_snapshots(latest)
-            elapsed_before = json.loads((latest / "progress.json").read_text())["wall_time_s"]
+        model = None
+        while latest is not None:
+            try:
+                model = MaskablePPO.load(latest / "model.zip", env=vec_env, device="cpu",
+                                         tensorboard_log=str(run_dir / "tb"))
+                snapshots = Checkpoints.load_snapshots(latest)
+                elapsed_before = float(Checkpoints.load_progress(latest)["wall_time_s"])
+                break
+            except Exception as error:  # a checkpoint that passed its checksums yet does not load
+                skipped.append((latest, f"it does not load ({type(error).__name__}: {error})"))
+                model, snapshots, latest = None, [], None
+                latest = next((path for path in checkpoints.candidates()
+                               if all(path != s for s, _ in skipped) and checkpoints.verify(path) is None), None)
+        if resume:
+            _report_fallback(checkpoints, latest, skipped, candidates)
+        if model is None and resume and candidates:
+            raise RunDirError(f"{run_dir}: no checkpoint could be loaded; pass --overwrite to start afresh")
+        if model is not None:
             print(f"resuming from {latest} at {model.num_timesteps} steps")
+            record_config(run_dir, config)  # the same config but total_timesteps, or a forced new one
         else:
+            if resume:
+                print(f"no checkpoint in {run_dir}: starting a fresh run")
+            record_config(run_dir, config)
             model = new_model(config, vec_env, run_dir)
             if config.imitation.games:
                 started = time.perf_counter()
@@ -247,6 +511,23 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, progre
     print(f"trained {model.num_timesteps} steps in {wall:.0f}s ({steps_per_s:.0f} env steps/s incl. learning); "
           f"agent: {agent_path}")
     return TrainResult(agent_path, metadata)
+
+
+def _report_fallback(checkpoints: Checkpoints, chosen: Path | None, skipped: list[tuple[Path, str]],
+                     candidates: list[Path]) -> None:
+    """Say (on stderr) which checkpoints a resume skipped and why, and move them out of the way."""
+    note = checkpoints.pointer_note(chosen)
+    if note:
+        print(f"note: {note}; resuming from the newest intact checkpoint found by scanning", file=sys.stderr)
+    if chosen is None:
+        return
+    for path, why in skipped:
+        if not path.exists():
+            continue
+        aside = checkpoints.set_aside(path)
+        print(f"skipped checkpoint {path.name}: {why}; moved to {aside}", file=sys.stderr)
+    if skipped:
+        print(f"falling back to {chosen.name}, the newest intact checkpoint", file=sys.stderr)
 
 
 def new_model(config: TrainConfig, vec_env: VecEnv, run_dir: Path) -> MaskablePPO:
