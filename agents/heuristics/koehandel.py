@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from hiddenhand.envs.koehandel import actions as A
-from hiddenhand.envs.koehandel.config import DENOMINATIONS, NUM_ANIMALS, NUM_DENOMS, RAT
+from hiddenhand.envs.koehandel.cards import DENOMINATIONS, MONEY, NUM_ANIMALS, NUM_DENOMS, PEDIGREE, RAT
 from hiddenhand.envs.koehandel.money import legal_payments, value
 from hiddenhand.envs.koehandel.observation import SEAT_FEATURES, KoehandelObserver
 from hiddenhand.envs.koehandel.records import CASH_BOUND, DIGEST_COLUMNS, UNSEEN_IN
-from hiddenhand.envs.koehandel.rules import MONEY, PEDIGREE, KoehandelGame
+from hiddenhand.envs.koehandel.rules import KoehandelGame
 
 from ..base import Agent
 

@@ -1,4 +1,5 @@
-"""The 97-action Discrete layout shared by every decision (spec §12.2) and the decision ids (§12.1)."""
+"""The 97-action Discrete layout shared by every decision and the decision ids
+(docs/koehandel_rules.md §12.1, §12.2), on the core :class:`~hiddenhand.envs.core.actions.ActionLayout`."""
 
 from __future__ import annotations
 
@@ -7,23 +8,47 @@ from functools import lru_cache
 
 import numpy as np
 
-from .config import DENOMINATIONS, NUM_DENOMS, NUM_SPECIES
+from ..core.actions import ActionLayout, ActionRange
+from .cards import DENOMINATIONS, NUM_SPECIES, SPECIES_NAMES
 
-AUCTION, TRADE, END_TURN = 0, 1, 2
-TARGET = 3  # TARGET(o, s) = 3 + 11*(o-1) + s, o = 1..5, s = 0..10
-PASS, DECLINE, BUY = 58, 59, 60
-CARD = 61  # CARD(d) = 61 + d
-DONE = 68
-NEVER = 69
-SLAP = 69  # SLAP(k) = 69 + k, k = 1..10
-TAKE = 80
-LAY = 81  # LAY(d) = 81 + d
-ACCEPT, COUNTER, KEEP, GIVE = 88, 89, 90, 91
-ADD = 92  # ADD(a) = 92 + j, a = RAISES[j]
-BID = 96
-NUM_ACTIONS = 97
 RAISES = (10, 50, 100, 500)
 MAX_SLAP = 10
+MAX_OFFSET = 5  # trade targets sit 1..5 seats to the left
+
+LAYOUT = ActionLayout([
+    ActionRange("auction"),
+    ActionRange("trade"),
+    ActionRange("end_turn"),
+    ActionRange("target", (MAX_OFFSET, NUM_SPECIES), lambda o, s: f"TARGET(+{o + 1},{SPECIES_NAMES[s]})"),
+    ActionRange("pass"),
+    ActionRange("decline"),
+    ActionRange("buy"),
+    ActionRange("card", (len(DENOMINATIONS),), lambda d: f"CARD({DENOMINATIONS[d]})"),
+    ActionRange("done"),
+    ActionRange("commit", (MAX_SLAP + 1,), lambda k: f"SLAP({k})" if k else "NEVER"),  # NEVER, SLAP(1..10)
+    ActionRange("take"),
+    ActionRange("lay", (len(DENOMINATIONS),), lambda d: f"LAY({DENOMINATIONS[d]})"),
+    ActionRange("accept"),
+    ActionRange("counter"),
+    ActionRange("keep"),
+    ActionRange("give"),
+    ActionRange("add", (len(RAISES),), lambda j: f"ADD({RAISES[j]})"),
+    ActionRange("bid"),
+])
+
+AUCTION, TRADE, END_TURN = LAYOUT.start("auction"), LAYOUT.start("trade"), LAYOUT.start("end_turn")
+TARGET = LAYOUT.start("target")  # TARGET(o, s) = TARGET + 11*(o-1) + s, o = 1..5, s = 0..10
+PASS, DECLINE, BUY = LAYOUT.start("pass"), LAYOUT.start("decline"), LAYOUT.start("buy")
+CARD = LAYOUT.start("card")  # CARD(d) = CARD + d
+DONE = LAYOUT.start("done")
+NEVER = SLAP = LAYOUT.start("commit")  # SLAP(k) = SLAP + k, k = 1..10
+TAKE = LAYOUT.start("take")
+LAY = LAYOUT.start("lay")  # LAY(d) = LAY + d
+ACCEPT, COUNTER, KEEP, GIVE = (LAYOUT.start(name) for name in ("accept", "counter", "keep", "give"))
+ADD = LAYOUT.start("add")  # ADD(a) = ADD + j, a = RAISES[j]
+BID = LAYOUT.start("bid")
+NUM_ACTIONS = LAYOUT.size
+ACTION_NAMES = LAYOUT.names
 
 # Decision points (§12.1).
 D_TURN, D_TARGET, D_FOLLOWUP, D_BID, D_BUYRIGHT, D_PAY, D_COMMIT, D_STAKE, D_PED_BUYRIGHT, \
@@ -34,8 +59,6 @@ DECISION_NAMES = {
     D_PED_BUYRIGHT: "pedigree buy-right", D_PED_CARDS: "pedigree buy-right cards", D_RAT: "rat auction",
     D_OFFER: "offer", D_RESPONSE: "response", D_COUNTER: "counter-offer", D_DISTRIBUTE: "distribution",
 }
-
-from .cards import SPECIES_NAMES  # noqa: E402,F401  (re-exported)
 
 
 def target_action(offset: int, species: int) -> int:
@@ -64,18 +87,3 @@ def action_mask(legal: tuple[int, ...]) -> np.ndarray:
     mask[list(legal)] = 1
     mask.flags.writeable = False
     return mask
-
-
-def _names() -> list[str]:
-    names = ["AUCTION", "TRADE", "END_TURN"]
-    names += [f"TARGET(+{o},{SPECIES_NAMES[s]})" for o in range(1, 6) for s in range(NUM_SPECIES)]
-    names += ["PASS", "DECLINE", "BUY"]
-    names += [f"CARD({d})" for d in DENOMINATIONS] + ["DONE", "NEVER"]
-    names += [f"SLAP({k})" for k in range(1, MAX_SLAP + 1)] + ["TAKE"]
-    names += [f"LAY({d})" for d in DENOMINATIONS] + ["ACCEPT", "COUNTER", "KEEP", "GIVE"]
-    names += [f"ADD({a})" for a in RAISES] + ["BID"]
-    return names
-
-
-ACTION_NAMES = _names()
-assert len(ACTION_NAMES) == NUM_ACTIONS and ACTION_NAMES[BID] == "BID" and NUM_DENOMS == 7

@@ -17,7 +17,8 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from .config import DENOMINATIONS, RAT, game_data
+from .cards import DENOMINATIONS, RAT
+from .config import game_data
 
 ZERO = DENOMINATIONS.index(0)  # index of the 0-card in a money composition
 

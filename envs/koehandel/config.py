@@ -1,6 +1,9 @@
-"""Koehandel Master options (spec Appendix A) and game data (``configs/games/koehandel.yaml``).
+"""Koehandel Master options (docs/koehandel_rules.md, Appendix A) and game data (``configs/games/koehandel.yaml``).
 
-Every option is validated at construction; an error names the option and the allowed values.
+Every option is a core :class:`~hiddenhand.envs.core.options.Option`, resolved and checked by
+:meth:`Options.resolve` at construction; the rules that tie options to each other and to the game data
+are checked with :func:`check_with`. Errors are the core :class:`ConfigError`, naming the option (or the
+file and key), the value and what is allowed.
 """
 
 from __future__ import annotations
@@ -13,25 +16,28 @@ from typing import Any
 
 import yaml
 
-from .cards import DENOMINATIONS, NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, RAT  # noqa: F401  (re-exported)
+from ..core.options import Bool, Choice, ConfigError, Int, IntList, Option, Options
+from ..core.options import Optional as Maybe
+from ..core.options import check, check_with
+from .cards import DENOMINATIONS, NUM_ANIMALS, NUM_DENOMS, SPECIES_NAMES
 
-MAX_PLAYERS = 6
 DATA_FILE = "games/koehandel.yaml"
+#: Far above any real deck; payments pack counts into 7 bits (``money.pack``).
+MAX_CARDS_PER_DENOMINATION = 127
+MAX_VALUE = 1_000_000  # quartet values, the pedigree value and the overbid cap stay far inside int32
 
-CHOICES = {
-    "overbid_mode": ("mask", "reveal_and_restart"),
-    "payment_rule": ("no_change", "strict"),
-    "rat_removal": ("best_for_holder", "lowest_value"),
-    "truncation_reward": ("zero", "provisional"),
-    "observation_mode": ("compact", "full_record"),
+#: The game data file: key -> what it holds (besides ``species``, the names in card order); every key is
+#: required and checked, unknown keys are rejected.
+DATA_KINDS = {
+    "animal_values": IntList(NUM_ANIMALS, 1, MAX_VALUE),
+    "donkey_species": Int(0, NUM_ANIMALS - 1),
+    "donkey_payouts": IntList(4, 10, 500),
+    "pedigree_value": Int(0, MAX_VALUE),
+    "money_composition": IntList(NUM_DENOMS, 0, MAX_CARDS_PER_DENOMINATION),
+    "starting_capital": IntList(NUM_DENOMS, 0, MAX_CARDS_PER_DENOMINATION),
+    "two_player_reserve": IntList(NUM_DENOMS, 0, MAX_CARDS_PER_DENOMINATION),
+    "two_player_removed": Int(0, 100),
 }
-
-
-MAX_CARDS_PER_DENOMINATION = 127  # far above any real deck; payments pack counts into 7 bits
-
-
-class ConfigError(ValueError):
-    """An invalid Koehandel option or game-data file."""
 
 
 @lru_cache(maxsize=None)
@@ -44,34 +50,62 @@ def game_data() -> dict[str, Any]:
 
 
 def check_game_data(data: Any, source: str) -> None:
+    """:class:`ConfigError` naming ``source`` and the key unless ``data`` is valid game data."""
     if not isinstance(data, dict):
-        raise ConfigError(f"{source}: expected a mapping of game data")
-    lengths = {"species": NUM_ANIMALS, "animal_values": NUM_ANIMALS, "donkey_payouts": 4,
-               "money_composition": NUM_DENOMS, "starting_capital": NUM_DENOMS, "two_player_reserve": NUM_DENOMS}
-    for key, length in lengths.items():
-        value = data.get(key)
-        if not isinstance(value, list) or len(value) != length:
-            raise ConfigError(f"{source}: {key} must be a list of {length} entries, got {value!r}")
-    for key in ("donkey_species", "pedigree_value", "two_player_removed"):
-        if not isinstance(data.get(key), int) or data[key] < 0:
-            raise ConfigError(f"{source}: {key} must be a non-negative int, got {data.get(key)!r}")
-    if not 0 <= data["donkey_species"] < NUM_ANIMALS:
-        raise ConfigError(f"{source}: donkey_species must be a species index 0..9")
-    bad = [p for p in data["donkey_payouts"] if p not in DENOMINATIONS[1:]]
-    if bad:
-        raise ConfigError(f"{source}: donkey_payouts must be denominations {DENOMINATIONS[1:]}, got {bad}")
+        raise ConfigError(f"{source}: expected a mapping of game data, got {type(data).__name__}")
+    keys = ["species", *DATA_KINDS]
+    missing, unknown = sorted(set(keys) - set(data)), sorted(set(data) - set(keys))
+    if missing or unknown:
+        raise ConfigError(f"{source}: " + "; ".join(
+            [f"missing key(s) {missing}"] * bool(missing) + [f"unknown key(s) {unknown}"] * bool(unknown))
+            + f"; keys: {keys}")
+    check_with(source, "species", data["species"], lambda v: v == list(SPECIES_NAMES[:NUM_ANIMALS]),
+               f"the species in card order {list(SPECIES_NAMES[:NUM_ANIMALS])}")
+    for key, kind in DATA_KINDS.items():
+        check(source, key, data[key], kind)
+    check_with(source, "donkey_payouts", data["donkey_payouts"], lambda v: all(p in DENOMINATIONS[1:] for p in v),
+               f"4 denominations of {list(DENOMINATIONS[1:])}")
 
 
-def _int_list(option: str, value: Any, length: int, minimum: int = 0) -> tuple[int, ...]:
-    if not isinstance(value, (list, tuple)) or len(value) != length or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= minimum for v in value):
-        raise ConfigError(f"koehandel: {option} must be {length} ints >= {minimum}, got {value!r}")
-    return tuple(value)
+@lru_cache(maxsize=None)
+def option_specs() -> Options:
+    """Every option of Appendix A with its default and allowed values (defaults of ``animal_values`` and
+    ``money_composition`` from the game data file)."""
+    data = game_data()
+    return Options("koehandel", [
+        Option("num_players", 4, Int(2, 6), "players"),
+        Option("animal_values", tuple(data["animal_values"]), IntList(NUM_ANIMALS, 1, MAX_VALUE),
+               "quartet values of the ten species (K-A1)"),
+        Option("money_composition", tuple(data["money_composition"]),
+               IntList(NUM_DENOMS, 0, MAX_CARDS_PER_DENOMINATION),
+               "money cards per denomination 0, 10, 20, 50, 100, 200, 500 (K-A2)"),
+        Option("pass_is_final", False, Bool(), "a pass drops the bidder from this card's auction (K-A7)"),
+        Option("overbid_mode", "mask", Choice("mask", "reveal_and_restart"), "bids above one's cash (K-A9)"),
+        Option("overbid_cap", None, Maybe(Int(10, MAX_VALUE, multiple_of=10)),
+               "highest bid in reveal_and_restart mode; None: all money in hands"),
+        Option("payment_rule", "no_change", Choice("no_change", "strict"), "K-A11"),
+        Option("auto_payment", False, Bool(), "the env picks auction payments"),
+        Option("public_auction_payments", False, Bool(), "K-A12"),
+        Option("reveal_pedigree_ties", True, Bool(), "K-A14"),
+        Option("rat_pot_attribution", True, Bool(), "K-A18"),
+        Option("allow_empty_offer", False, Bool(), "K-A21"),
+        Option("retrade_allows_accept", True, Bool(), "K-A23"),
+        Option("two_player_start_zeros", True, Bool(), "K-A5"),
+        Option("super_koehandel", False, Bool(), "variant, K-A29"),
+        Option("super_koehandel_mandatory", False, Bool(), "K-A29"),
+        Option("money_counts", False, Bool(), "variant: money adds to the score"),
+        Option("rat_removal", "best_for_holder", Choice("best_for_holder", "lowest_value"), "K-A33"),
+        Option("max_turns", 1000, Int(1, 100_000), "turns before truncation (K-A32)"),
+        Option("truncation_reward", "zero", Choice("zero", "provisional"), "reward on truncation"),
+        Option("auto_resolve_forced", False, Bool(), "K-A38"),
+        Option("observation_mode", "compact", Choice("compact", "full_record"), "K-A40"),
+    ])
 
 
 @dataclass(frozen=True)
 class KoehandelConfig:
-    """All options of spec Appendix A (defaults as there), plus the game data they rest on."""
+    """All options of Appendix A (defaults as there), plus the game data they rest on. Build it with
+    :meth:`from_options`, which validates everything."""
 
     num_players: int = 4
     animal_values: tuple[int, ...] = ()
@@ -106,55 +140,23 @@ class KoehandelConfig:
     @classmethod
     def from_options(cls, **options: Any) -> KoehandelConfig:
         """Validated config from env keyword options (unknown names are rejected)."""
-        names = {f.name for f in dataclasses.fields(cls) if f.repr}
-        unknown = sorted(set(options) - names)
-        if unknown:
-            raise ConfigError(f"koehandel: unknown option(s) {unknown}; options: {sorted(names)}")
         data = game_data()
-        merged = {
-            "animal_values": data["animal_values"], "money_composition": data["money_composition"],
-            **options,
-            "starting_capital": tuple(data["starting_capital"]), "donkey_payouts": tuple(data["donkey_payouts"]),
-            "donkey_species": data["donkey_species"], "pedigree_value": data["pedigree_value"],
-            "two_player_reserve": tuple(data["two_player_reserve"]),
-            "two_player_removed": data["two_player_removed"],
-        }
-        merged["animal_values"] = _int_list("animal_values", merged["animal_values"], NUM_ANIMALS, 1)
-        merged["money_composition"] = _int_list("money_composition", merged["money_composition"], NUM_DENOMS)
-        config = cls(**merged)
-        config._validate()
+        config = cls(**option_specs().resolve(options),
+                     starting_capital=tuple(data["starting_capital"]), donkey_payouts=tuple(data["donkey_payouts"]),
+                     donkey_species=data["donkey_species"], pedigree_value=data["pedigree_value"],
+                     two_player_reserve=tuple(data["two_player_reserve"]),
+                     two_player_removed=data["two_player_removed"])
+        need = config.required_money()
+        check_with("koehandel", "money_composition", list(config.money_composition),
+                   lambda have: all(h >= k for h, k in zip(have, need)),
+                   f"at least {need} cards per denomination, to supply the starting capital and the donkey "
+                   f"payouts (2 players: the reserve) for num_players={config.num_players}")
+        if config.num_players == 2:
+            check_with("koehandel", "money_composition", list(config.money_composition),
+                       lambda _: sum(config.two_player_deck_money()) >= config.two_player_removed,
+                       f"enough money left over for the {config.two_player_removed} cards removed unseen "
+                       f"in the 2-player game")
         return config
-
-    def _validate(self) -> None:
-        n = self.num_players
-        if not isinstance(n, int) or isinstance(n, bool) or not 2 <= n <= MAX_PLAYERS:
-            raise ConfigError(f"koehandel: num_players must be an int in 2..6, got {n!r}")
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.type == "bool" and not isinstance(value, bool):
-                raise ConfigError(f"koehandel: {f.name} must be True or False, got {value!r}")
-        for option, allowed in CHOICES.items():
-            if getattr(self, option) not in allowed:
-                raise ConfigError(f"koehandel: {option}={getattr(self, option)!r} is not supported; "
-                                  f"allowed: {list(allowed)}")
-        if not isinstance(self.max_turns, int) or isinstance(self.max_turns, bool) or self.max_turns < 1:
-            raise ConfigError(f"koehandel: max_turns must be a positive int, got {self.max_turns!r}")
-        if self.overbid_cap is not None and (
-                not isinstance(self.overbid_cap, int) or self.overbid_cap < 10 or self.overbid_cap % 10):
-            raise ConfigError(f"koehandel: overbid_cap must be None or a positive multiple of 10, "
-                              f"got {self.overbid_cap!r}")
-        if max(self.money_composition) > MAX_CARDS_PER_DENOMINATION:
-            raise ConfigError(f"koehandel: money_composition allows at most {MAX_CARDS_PER_DENOMINATION} cards "
-                              f"per denomination, got {list(self.money_composition)}")
-        need = self.required_money()
-        short = [f"{DENOMINATIONS[d]}: {need[d]} needed, {have} given"
-                 for d, have in enumerate(self.money_composition) if have < need[d]]
-        if short:
-            raise ConfigError(f"koehandel: money_composition cannot supply the starting capital and donkey "
-                              f"payouts for num_players={n} ({'; '.join(short)})")
-        if n == 2 and sum(self.two_player_deck_money()) < self.two_player_removed:
-            raise ConfigError(f"koehandel: money_composition leaves fewer than {self.two_player_removed} "
-                              f"money cards to remove in the 2-player game")
 
     def required_money(self) -> list[int]:
         """Cards per denomination needed for the starting capital and payouts (3-6p) or reserve (2p)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from .config import DENOMINATIONS, NUM_DENOMS
+from .cards import DENOMINATIONS, NUM_DENOMS
 
 Counts = list[int]
 

@@ -17,9 +17,9 @@ import numpy as np
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
 from . import actions as A
-from .config import NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, RAT
+from .cards import MONEY, NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, PEDIGREE, RAT
 from .records import SLOTS, record_blocks
-from .rules import MONEY, PEDIGREE, KoehandelGame, KoehandelState
+from .rules import KoehandelGame, KoehandelState
 
 DECK_FEATURES = NUM_SPECIES + NUM_ANIMALS + 2
 SEAT_FEATURES = 30  # hand size, 11 species, 10 pedigrees, 6 roles, highest bid on this card, present
@@ -87,10 +87,10 @@ class KoehandelObserver(Observer):
         self.looked_index = start("looked_card")
         self.records_index = start("digest")
         self._role_columns: dict[tuple[int, ...], np.ndarray] = {}  # at most (n + 1) ** 6 role patterns
-        self.clear_caches()
+        self.invalidate()
 
-    def clear_caches(self) -> None:
-        """Forget every cached value; needed only after editing a state by hand (tests, puzzles)."""
+    def invalidate(self) -> None:
+        """Forget every cached value (the core calls it after restore and set_position)."""
         self._state: KoehandelState | None = None
         self._views = [_View(self.layout.size, self.seats_slice, self.n) for _ in range(self.n)]
         # the seats block in absolute seat order, rows repeated (viewer v reads rows v..v+n-1), updated
@@ -104,7 +104,7 @@ class KoehandelObserver(Observer):
 
     def encode(self, state: KoehandelState, player: int) -> np.ndarray:
         if state is not self._state:
-            self.clear_caches()
+            self.invalidate()
             self._state = state
         view = self._views[player]
         if view.version != state.version:

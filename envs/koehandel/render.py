@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from .actions import DECISION_NAMES
-from .cards import SPECIES_NAMES, card_name
-from .config import NUM_ANIMALS, NUM_SPECIES
+from .cards import NUM_ANIMALS, NUM_SPECIES, SPECIES_NAMES, card_name
 from .money import describe
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .config import NUM_ANIMALS, RAT
+from .cards import NUM_ANIMALS, RAT
 
 
 def quartet_score(quartets: Sequence[int], pedigrees: Sequence[int], values: Sequence[int],

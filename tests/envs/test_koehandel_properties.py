@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 from hiddenhand.envs.koehandel import actions as A
-from hiddenhand.envs.koehandel.config import DENOMINATIONS
-from hiddenhand.envs.koehandel.rules import MONEY, PEDIGREE, KoehandelGame
+from hiddenhand.envs.koehandel.cards import DENOMINATIONS, MONEY, PEDIGREE
+from hiddenhand.envs.koehandel.rules import KoehandelGame
 
 RAT = 10
 DONKEY = 6

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from hiddenhand.envs import koehandel_v0
+from hiddenhand.envs.core.options import ConfigError
 from hiddenhand.envs.core.rewards import win_loss_rewards
 from hiddenhand.envs.koehandel import actions as A
-from hiddenhand.envs.koehandel.config import DENOMINATIONS, ConfigError
+from hiddenhand.envs.koehandel.cards import DENOMINATIONS, MONEY, PEDIGREE
 from hiddenhand.envs.koehandel.money import value
-from hiddenhand.envs.koehandel.rules import MONEY, PEDIGREE
 
 ROOSTER, GOOSE, CAT, DOG, SHEEP, GOAT, DONKEY, PIG, COW, HORSE, RAT = range(11)
 START = [2, 3, 1, 1, 0, 0, 0]  # 2x0, 3x10, 1x20, 1x50
@@ -47,7 +47,7 @@ def minus(a, b):
 def sync(env):
     """After poking the state: the env caches the mask and the agent selection, the observer its blocks."""
     env._mask_fresh = False
-    env.observer.clear_caches()
+    env.observer.invalidate()
     env.agent_selection = env.possible_agents[env.state_.current_player]
 
 

@@ -10,7 +10,7 @@ import pytest
 from hiddenhand.envs import koehandel_v0
 from hiddenhand.envs.core.rewards import score_margin_rewards, win_loss_rewards, winners
 from hiddenhand.envs.koehandel import money
-from hiddenhand.envs.koehandel.config import DENOMINATIONS
+from hiddenhand.envs.koehandel.cards import DENOMINATIONS
 from hiddenhand.envs.koehandel.scoring import player_score, removed_by_rats
 
 ROOSTER, GOOSE, CAT, DOG, SHEEP, GOAT, DONKEY, PIG, COW, HORSE, RAT = range(11)
