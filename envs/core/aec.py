@@ -228,17 +228,24 @@ class HiddenInfoAECEnv(AECEnv):
         self.observer.invalidate()
 
     def set_position(self, seed: int | None = None, **spec: Any) -> None:
-        """Deal a new game with ``seed``, then set it up as ``spec`` says (the game's documented keywords,
-        see its ``position`` helper) and validate it like a snapshot. ``history`` starts empty: the
-        position was not reached by play, so it cannot be replayed from a seed."""
-        self.reset(seed=seed)
-        snapshot = self.snapshot()
-        snapshot["state"] = self.game.position(snapshot["state"], **spec)
-        snapshot["history"] = []
-        state = self._parse_state(snapshot["state"])
-        if not state.is_terminal:
-            snapshot["aec"]["agent_selection"] = self.possible_agents[state.current_player]
-        self.restore(snapshot)
+        """Set the env to a position described by ``spec`` (the game's documented keywords, see its
+        ``position`` helper), dealt from ``seed`` where ``spec`` leaves things open, validated like a
+        snapshot: a bad spec raises and leaves the env as it was. ``history`` starts empty (the position
+        was not reached by play, so it cannot be replayed from a seed); the env's RNG is ``seed``'s."""
+        rng = np.random.default_rng(seed)
+        base = self.game.new_initial_state(rng).to_json()
+        data = self.game.position(base, **spec)
+        state = self._parse_state(data)
+        agents = list(self.possible_agents)
+        zeros = dict.fromkeys(agents, 0.0)
+        self.restore({
+            "format": SNAPSHOT_FORMAT, "game": self.metadata["name"], "num_players": self.game.num_players,
+            "config": self.game.config(), "state": data, "rng": rng.bit_generator.state, "history": [],
+            "aec": {"agents": agents, "agent_selection": agents[max(state.current_player, 0)],
+                    "skip_agent_selection": None, "rewards": dict(zeros), "cumulative_rewards": dict(zeros),
+                    "terminations": dict.fromkeys(agents, False), "truncations": dict.fromkeys(agents, False),
+                    "infos": {agent: {} for agent in agents}, "game_over": False, "steps": 0},
+        })
 
     def determinize(self, agent: str, seed: int | None = None) -> HiddenInfoAECEnv:
         """A new env in which everything hidden from ``agent`` is re-dealt consistently with what it saw.
