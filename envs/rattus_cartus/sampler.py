@@ -1,0 +1,317 @@
+"""Rattus Cartus re-deal for search (``env.determinize``; docs/rattus_cartus_rules.md §7.2a, §7.4).
+
+``resample_hidden(state, o, rng)`` replaces everything seat ``o`` cannot see by a world built directly
+(never sampled and rejected) from what ``o`` knows, so the result depends only on ``o``'s information and
+``rng``:
+
+1. **Special cards of the other players** (jokers, Swords, Flutes, Pass, Gold in hands, unrevealed
+   committed cards and cards received in hidden transfers). Per player ``q`` and type, the public
+   counters of §7.2a and ``o``'s own transfers with ``q`` give a count known up to the hidden transfers
+   ``q`` made with third parties: ``taken - shown - pending taken + from o - to o``, widened by the number
+   of cards ``q`` received from / gave to others. Counts are drawn one (player, type) at a time, each
+   value checked by a small max-flow for a completion that also fits the per-type totals (conservation)
+   and every player's room (committed cards hold no Pass or Gold). Should a copy's records not pin the
+   counts (a copy keeps no third-party transfer details), the bounds are dropped and only totals and
+   room remain, which the world itself satisfies.
+2. **Slots.** Each other player's hidden cards are laid out over hand, unrevealed committed cards,
+   pending cards from hidden transfers and pending drawn cards (population only), Pass and Gold never
+   committed.
+3. **Population cards.** The unknown multiset (all cards minus those ``o`` can locate: own cards, the
+   discard pile, revealed cards, its looks at the nun row) is listed in kind order. Cards ``o`` gave a
+   player who has not given hidden cards since stay with that player (§7.5 item 5). Unlooked nun-row
+   positions are filled first, each kind capped by ``o``'s ``seen_outside`` count (at most
+   ``copies - seen - looked-at`` can lie there); the rest is shuffled over the other players' slots and
+   the deck.
+4. **Point tokens** with non-uniform values: other players' and the supply's tokens from the values ``o``
+   does not hold. **Building cards**: the unseen deck and replacement pile (the cards that went to its
+   bottom face up stay); with a hidden building set the unseen part of the set is drawn again per class
+   from what the selection method allows and ``o`` has not seen.
+5. **Other players' private records** are rebuilt from the new world or dropped: their ``seen`` counts
+   become what they locate now, their gift records and third-party transfer details are cleared.
+
+Not modelled: the composition of the deck right after a reshuffle (public at that moment) does not
+constrain where the cards drawn since then went; the re-deal is consistent with the counters above, not
+an exact posterior.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import (
+    BUILDING_CLASS, CASTLE, COPIES_PER_BUILDING, KIND_COPIES, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE,
+    WATCHTOWER,
+)
+
+_PASS, _GOLD = 3, 4  # special indices (joker 0, Sword 1, Flute 2, Pass 3, Gold 4)
+
+
+def resample_hidden(state, o: int, rng: np.random.Generator) -> None:
+    n = state.n
+    others = [q for q in range(n) if q != o]
+    _resample_cards(state, o, others, rng)
+    _resample_tokens(state, o, others, rng)
+    _resample_buildings(state, rng)
+    # other players' private records: rebuilt or dropped (nothing of the true hidden past survives)
+    for q in others:
+        for r in range(n):
+            if r != o:
+                state.flow[q][r] = [0] * 5
+            state.gifts[q][r] = [0] * NUM_ITEMS
+        state.seen[q] = state.located(q)
+    state.result = None
+
+
+# ====================================================================== cards
+def _resample_cards(state, o: int, others: list[int], rng: np.random.Generator) -> None:
+    n = state.n
+    # ---- room of every other player: hand, unrevealed committed, hidden-transfer pending, drawn pending
+    hand = {q: state.hand_size[q] for q in others}
+    committed = {q: 0 if state.revealed[q] else sum(state.committed[q]) for q in others}
+    hidden = {q: state.pend_hidden[q] for q in others}
+    drawn = {q: state.pend_drawn[q] for q in others}
+    gift_pop = {q: [0] * NUM_KINDS for q in others}
+    for q in others:
+        if not state.gift_flag[o][q]:  # q never gave hidden cards: what o gave it is still there
+            gift_pop[q] = list(state.gifts[o][q][:NUM_KINDS])
+    # ---- special counts per player (step 1)
+    known, lo, hi = {}, {}, {}
+    for q in others:
+        u_in = state.hidden_in[q] - state.flow_count[o][q]
+        u_out = state.hidden_out[q] - state.flow_count[q][o]
+        known[q] = [state.taken[q][s] - state.shown[q][6 + s] - state.pend_taken[q][s]
+                    + state.flow[o][q][s] - state.flow[q][o][s] for s in range(5)]
+        lo[q] = [max(0, known[q][s] - u_out) for s in range(5)]
+        hi[q] = [max(0, known[q][s] + u_in) for s in range(5)]
+    # per type, the cards held in the other players' hidden slots: every card taken and not shown is
+    # held by someone (hidden transfers cancel out over all players), less what o holds and what lies
+    # face up or publicly taken in pending areas
+    totals = []
+    for s in range(5):
+        item = NUM_KINDS + s
+        total = sum(state.taken[p][s] - state.shown[p][6 + s] for p in range(n))
+        total += state.committed[o][item] if state.revealed[o] else 0
+        total -= state.hands[o][item] + state.pending[o][item] + state.committed[o][item]
+        total -= sum(state.pend_taken[q][s] for q in others)
+        totals.append(total)
+    room = {q: hand[q] + committed[q] + hidden[q] - max(0, sum(gift_pop[q]) - drawn[q]) for q in others}
+    pg_room = {q: hand[q] + hidden[q] for q in others}
+    if min(totals) < 0 or not _feasible(others, lo, hi, totals, room, pg_room):
+        big = sum(max(t, 0) for t in totals)
+        lo = {q: [0] * 5 for q in others}
+        hi = {q: [big] * 5 for q in others}
+        totals = [max(t, 0) for t in totals]
+    specials = {q: [0] * 5 for q in others}
+    for s in range(5):
+        for q in others:
+            values = list(range(lo[q][s], min(hi[q][s], totals[s]) + 1))
+            while True:
+                v = values.pop(int(rng.random() * len(values)))
+                trial_lo = {r: list(lo[r]) for r in others}
+                trial_hi = {r: list(hi[r]) for r in others}
+                trial_lo[q][s] = trial_hi[q][s] = v
+                if _feasible(others, trial_lo, trial_hi, totals, room, pg_room):
+                    lo, hi = trial_lo, trial_hi
+                    specials[q][s] = v
+                    break
+                if not values:  # cannot happen: the current bounds were feasible
+                    raise AssertionError("rattus_cartus sampler: no feasible special count")
+    # ---- unknown population cards (step 3)
+    pool = list(KIND_COPIES)
+    for where in (state.hands[o], state.pending[o], state.committed[o]):
+        for k in range(NUM_KINDS):
+            pool[k] -= where[k]
+    for k in range(NUM_KINDS):
+        pool[k] -= state.discard[k]
+    for q in others:
+        if state.revealed[q]:
+            for k in range(NUM_KINDS):
+                pool[k] -= state.committed[q][k]
+    looked = [p for p in range(NUN_ROW_SIZE) if state.peeked[o][p]]
+    for p in looked:
+        pool[state.nun_row[p]] -= 1
+    for q in others:
+        for k in range(NUM_KINDS):
+            pool[k] -= gift_pop[q][k]
+    if min(pool) < 0:
+        raise AssertionError("rattus_cartus sampler: the public record and o's knowledge disagree")
+    seen = state.seen_now(o)
+    cap = [KIND_COPIES[k] - seen[k] - sum(1 for p in looked if state.nun_row[p] == k) for k in range(NUM_KINDS)]
+    unlooked = [p for p in range(NUN_ROW_SIZE) if p not in looked]
+    nun_row = list(state.nun_row)
+    for index, p in enumerate(unlooked):
+        need = len(unlooked) - index - 1
+        choices = [k for k in range(NUM_KINDS) if pool[k] and cap[k] > 0]
+        weights = []
+        for k in choices:  # keep the remaining positions fillable
+            pool[k] -= 1
+            cap[k] -= 1
+            ok = sum(min(pool[j], max(cap[j], 0)) for j in range(NUM_KINDS)) >= need
+            pool[k] += 1
+            cap[k] += 1
+            weights.append(pool[k] if ok else 0)
+        total = sum(weights)
+        if total <= 0:
+            raise AssertionError("rattus_cartus sampler: the nun row cannot be filled")
+        r = rng.random() * total
+        for k, w in zip(choices, weights):
+            r -= w
+            if r < 0:
+                break
+        pool[k] -= 1
+        cap[k] -= 1
+        nun_row[p] = k
+    state.nun_row = nun_row
+    rest = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
+    rest = [rest[i] for i in rng.permutation(len(rest))]
+    # ---- lay out every other player's cards (step 2) and hand out the population cards
+    cursor = 0
+    for q in others:
+        s_q = specials[q]
+        pop_total = hand[q] + committed[q] + hidden[q] + drawn[q] - sum(s_q)
+        gifts = [k for k in range(NUM_KINDS) for _ in range(gift_pop[q][k])]
+        pops = gifts + rest[cursor:cursor + pop_total - len(gifts)]
+        cursor += pop_total - len(gifts)
+        pops = [pops[i] for i in rng.permutation(len(pops))]
+        any_slots = ["hand"] * hand[q] + ["hidden"] * hidden[q]
+        units = [s for s in range(5) for _ in range(s_q[s])]
+        order = rng.permutation(len(any_slots)).tolist()
+        placed = {}
+        pg = [s for s in units if s in (_PASS, _GOLD)]
+        for s, slot in zip(pg, order):
+            placed[slot] = NUM_KINDS + s
+        free = [("any", i) for i in order[len(pg):]] + [("committed", i) for i in range(committed[q])]
+        items = [NUM_KINDS + s for s in units if s not in (_PASS, _GOLD)]
+        filler = len(free) - len(items)
+        items += pops[:filler]
+        pops = pops[filler:]  # what is left fills the drawn pending cards
+        shuffled = [items[i] for i in rng.permutation(len(items))]
+        new_hand, new_committed, new_pending = [0] * NUM_ITEMS, [0] * NUM_ITEMS, [0] * NUM_ITEMS
+        for (where, i), item in zip(free, shuffled):
+            if where == "committed":
+                new_committed[item] += 1
+            else:
+                placed[i] = item
+        for i, item in placed.items():
+            (new_hand if any_slots[i] == "hand" else new_pending)[item] += 1
+        for item in pops:  # the drawn pending cards
+            new_pending[item] += 1
+        for s in range(5):
+            new_pending[NUM_KINDS + s] += state.pend_taken[q][s]
+        state.hands[q] = new_hand
+        if not state.revealed[q]:
+            state.committed[q] = new_committed
+        state.pending[q] = new_pending
+    state.deck = rest[cursor:]
+    assert len(state.deck) == len(rest) - cursor
+
+
+def _feasible(others, lo, hi, totals, room, pg_room) -> bool:
+    """Is there an allocation x[q][s] in [lo, hi] with sum over q = totals[s], at most room[q] cards per
+    player and at most pg_room[q] Pass and Gold? (max-flow after taking the lower bounds out)."""
+    totals = list(totals)
+    room = dict(room)
+    pg_room = dict(pg_room)
+    for q in others:
+        for s in range(5):
+            if lo[q][s] > hi[q][s]:
+                return False
+            totals[s] -= lo[q][s]
+        room[q] -= sum(lo[q])
+        pg_room[q] -= lo[q][_PASS] + lo[q][_GOLD]
+        if room[q] < 0 or pg_room[q] < 0:
+            return False
+    if min(totals) < 0:
+        return False
+    need = sum(totals)
+    if need == 0:
+        return True
+    # nodes: 0 source, 1..5 types, then per player (all, pg), sink last
+    index = {}
+    for q in others:
+        index[q] = (6 + 2 * len(index), 7 + 2 * len(index))
+    sink = 6 + 2 * len(others)
+    size = sink + 1
+    capacity = [[0] * size for _ in range(size)]
+    for s in range(5):
+        capacity[0][1 + s] = totals[s]
+        for q in others:
+            node_all, node_pg = index[q]
+            capacity[1 + s][node_pg if s in (_PASS, _GOLD) else node_all] = hi[q][s] - lo[q][s]
+    for q in others:
+        node_all, node_pg = index[q]
+        capacity[node_pg][node_all] = pg_room[q]
+        capacity[node_all][sink] = room[q]
+    flow = 0
+    while True:
+        parent = [-1] * size
+        parent[0] = 0
+        queue = [0]
+        for u in queue:
+            for v in range(size):
+                if parent[v] < 0 and capacity[u][v] > 0:
+                    parent[v] = u
+                    queue.append(v)
+        if parent[sink] < 0:
+            break
+        push, v = need, sink
+        while v:
+            push = min(push, capacity[parent[v]][v])
+            v = parent[v]
+        v = sink
+        while v:
+            capacity[parent[v]][v] -= push
+            capacity[v][parent[v]] += push
+            v = parent[v]
+        flow += push
+    return flow == need
+
+
+# ====================================================================== tokens and buildings
+def _resample_tokens(state, o: int, others: list[int], rng: np.random.Generator) -> None:
+    game = state.game
+    if game.uniform_tokens or not game.finite:
+        return
+    pool = sorted(game.point_token_values)
+    for v in state.tokens[o]:
+        pool.remove(v)
+    pool = [pool[i] for i in rng.permutation(len(pool))]
+    cursor = 0
+    for q in others:
+        count = len(state.tokens[q])
+        state.tokens[q] = sorted(pool[cursor:cursor + count])
+        cursor += count
+    state.token_supply = sorted(pool[cursor:])
+
+
+def _resample_buildings(state, rng: np.random.Generator) -> None:
+    game = state.game
+    known = state.repl[:state.repl_known]
+    unseen_count = len(state.bdeck) + len(state.repl) - state.repl_known
+    if game.building_set_public:
+        unseen = sorted(state.bdeck + state.repl[state.repl_known:])
+    else:
+        seen = set(state.used + state.row + known)
+        unseen = []
+        for cls in range(NUM_CLASSES):
+            options = [2 * cls, 2 * cls + 1]
+            if game.num_players == 2 and game.exclude_watchtower_2p and WATCHTOWER in options:
+                options = [CASTLE]
+            seen_here = [card for card in seen if BUILDING_CLASS[card // 5] == cls]
+            missing = 5 - len(seen_here)
+            if game.building_selection == "random_building_per_class":
+                if seen_here:
+                    building = seen_here[0] // 5
+                else:
+                    building = options[int(rng.random() * len(options))]
+                candidates = [building * 5 + c for c in range(COPIES_PER_BUILDING)]
+            else:
+                candidates = [b * 5 + c for b in options for c in range(COPIES_PER_BUILDING)]
+            candidates = [card for card in candidates if card not in seen]
+            chosen = sorted(candidates[i] for i in rng.permutation(len(candidates))[:missing])
+            unseen += chosen
+        state.building_set = sorted(list(seen) + unseen)
+    assert len(unseen) == unseen_count
+    order = [unseen[i] for i in rng.permutation(len(unseen))]
+    state.bdeck = order[:len(state.bdeck)]
+    state.repl = known + order[len(state.bdeck):]
