@@ -99,6 +99,7 @@ class KoehandelGame(Game):
 
         * ``deck``: the cards left in the deck, top card first, as codes or names (``"cow"``, ``"rat"``,
           ``"pedigree cow"``, 2 players ``"money 50"``).
+        * ``top``: cards moved to the top of the deck, top card first (the rest keeps its order).
         * ``holdings``: per seat (a list of N entries, or a dict seat -> entry; None keeps the seat's
           holdings) either a dict name -> count (``{"cow": 3, "pedigree horse": 1}``) or a list of card
           names or codes. Without ``deck``, the cards given to the seats are taken out of the dealt deck
@@ -116,9 +117,9 @@ class KoehandelGame(Game):
         it gives are public knowledge then, as at a real deal (``start_hands``). With
         ``auto_resolve_forced`` the first turn choice is shown even when it is forced.
         """
-        unknown = sorted(set(spec) - {"deck", "holdings", "hands", "cash", "turn_player", "donkeys", "bank"})
+        unknown = sorted(set(spec) - {"deck", "top", "holdings", "hands", "cash", "turn_player", "donkeys", "bank"})
         if unknown:
-            raise SnapshotError(f"koehandel: position has no keyword(s) {unknown}; keywords: deck, holdings, "
+            raise SnapshotError(f"koehandel: position has no keyword(s) {unknown}; keywords: deck, top, holdings, "
                                 f"hands (or cash), turn_player, donkeys, bank")
         if "hands" in spec and "cash" in spec:
             raise SnapshotError("koehandel: position takes hands or cash (the same keyword), not both")
@@ -159,6 +160,15 @@ class KoehandelGame(Game):
                 else:
                     kept.append(card)
             fresh.deck = kept[::-1]
+        if "top" in spec:
+            top = spec["top"]
+            if not isinstance(top, (list, tuple)):
+                raise SnapshotError(f"koehandel: position top must be a list of cards, top first, got {top!r}")
+            for card in _cards_of(list(top), "top")[::-1]:
+                if card not in fresh.deck:
+                    raise SnapshotError(f"koehandel: position top names {card_name(card)!r}, which is not in the deck")
+                fresh.deck.remove(card)
+                fresh.deck.append(card)
         held, total = _red_counts(holdings, pedigree_owner), [0] * MONEY
         for card in fresh.deck:
             if card < MONEY:
@@ -1212,6 +1222,12 @@ def _who_acts(s: KoehandelState, decision: int, p: int) -> str | None:
             return f"high bidder {s.high_bidder} may not bid"
         if s.high % 10 or s.pending % 10 or s.high + s.pending > max(s.bid_limit(p), s.high):
             return f"bid {s.high} + raise {s.pending} is not a reachable bid"
+        w = s.high_bidder
+        after = a if w < 0 else w
+        order = sorted((q for q in s.bidders if q != w), key=lambda q: (q - after) % n)
+        asked = 0 if cfg.pass_is_final else s.passes
+        if asked >= len(order) or order[asked] != p:
+            return f"after {s.passes} passes since the last bid the seat to ask is not {p} (bidders {s.bidders})"
     elif decision == A.D_BUYRIGHT:
         if p != a or s.high_bidder < 0 or s.high_bidder == a or s.high <= 0:
             return f"the buy-right is the auctioneer's after a bid (high {s.high} by {s.high_bidder})"
@@ -1223,6 +1239,12 @@ def _who_acts(s: KoehandelState, decision: int, p: int) -> str | None:
             return "the payment options are not the legal payments of the payer's hand"
         if not any(all(k <= f for k, f in zip(s.selection, option)) for option in payments):
             return f"the selection {s.selection} is part of no legal payment"
+    elif decision == A.D_RAT:
+        if p != (s.left(s.pot[-1][0]) if s.pot else s.left(a)):
+            return "the seat to the left of the last to lay (or of the auctioneer) answers the rat pot"
+    elif decision == A.D_RAT:
+        if p != (s.left(s.pot[-1][0]) if s.pot else s.left(a)):
+            return "the seat to the left of the last to lay (or of the auctioneer) answers the rat pot"
     elif decision == A.D_COMMIT:
         if p not in s.queue or p == a or s.commits[p] is not None or any(
                 s.commits[q] is None for q in s.queue[:s.queue.index(p)]) or a in s.queue:
@@ -1248,6 +1270,4 @@ def _who_acts(s: KoehandelState, decision: int, p: int) -> str | None:
             return f"stake {s.trade_stake} or round {s.trade_round} does not fit"
         if p != (c if decision == A.D_OFFER else d):
             return f"the {'challenger' if decision == A.D_OFFER else 'challenged player'} acts here"
-        if decision != A.D_OFFER and not (any(s.offers[0]) or cfg.allow_empty_offer or not s.sizes[c] or True):
-            return "no offer lies on the table"
     return None

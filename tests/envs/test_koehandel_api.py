@@ -1,19 +1,18 @@
-"""PettingZoo conformance of koehandel_v0 and the shared core's contract (spec koehandel.md §12,
-Appendix A, K-A40): API/seed/render tests, spaces and observation sizes, snapshots, replay,
-illegal actions, option validation, the research event log and the private record."""
+"""koehandel_v0 beyond the generic contract suite (tests/contract/): observation sizes (docs/koehandel_rules.md
+§12.5, K-A40), option validation (Appendix A), the research event log and the private record, invariants
+and checked restores of tampered snapshots, the position helper and action names (§12.2)."""
 
+import copy
 import json
-import pickle
+import re
 
 import numpy as np
-import pettingzoo
 import pytest
-from gymnasium import spaces
-from pettingzoo.test import api_test, render_test, seed_test
 
-import hiddenhand  # noqa: F401  (registers the envs)
 from hiddenhand.envs import koehandel_v0
+from hiddenhand.envs.core.game import SnapshotError
 from hiddenhand.envs.core.rewards import score_margin_rewards, win_loss_rewards
+from hiddenhand.envs.koehandel import actions as A
 from random_play import play_random
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
@@ -69,47 +68,7 @@ def block1_size(env):
     return env.unwrapped.observer.layout.offset("digest")
 
 
-# ----------------------------------------------------------------------------- PettingZoo test suite
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_pettingzoo_api(players):
-    api_test(make(players), num_cycles=400)
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_pettingzoo_seed(players):
-    seed_test(lambda: make(players), num_cycles=300)
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_pettingzoo_render(players):
-    render_test(lambda render_mode=None: make(players, render_mode=render_mode))
-
-
-def test_registered_in_pettingzoo_registry():
-    env = pettingzoo.make("aec", "hiddenhand/koehandel-v0", num_players=3, pass_is_final=True)
-    env.reset(seed=0)
-    assert env.possible_agents == ["player_0", "player_1", "player_2"]
-    assert env.unwrapped.metadata["name"] == "koehandel_v0"
-    assert env.unwrapped.game.cfg.pass_is_final is True
-
-
 # ----------------------------------------------------------------------------- spaces and observations
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_spaces_are_cached_and_shaped(players):
-    env = make(players)
-    env.reset(seed=0)
-    space = env.observation_space("player_1")
-    assert space is env.observation_space("player_1")
-    assert env.action_space("player_0") is env.action_space("player_0")
-    assert env.action_space("player_0") == spaces.Discrete(NUM_ACTIONS)
-    box = space["observation"]
-    assert box.dtype == np.int32 and box.low.min() == -1
-    assert space["action_mask"].shape == (NUM_ACTIONS,) and space["action_mask"].dtype == np.int8
-    obs = env.observe("player_0")
-    assert obs["observation"].dtype == np.int32 and obs["action_mask"].dtype == np.int8
-    assert obs["observation"].shape == box.shape
-
-
 @pytest.mark.parametrize("players, options", [
     (players, options)
     for players in PLAYER_COUNTS
@@ -163,53 +122,7 @@ def test_observations_stay_in_the_space_during_a_game(players, options):
     assert steps > 100
 
 
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_mask_is_zero_for_agents_not_on_turn_and_matches_legal_actions(players):
-    env = make(players)
-    env.reset(seed=2)
-    raw = env.unwrapped
-    rng = np.random.default_rng(2)
-    for _ in range(300):
-        mover = env.agent_selection
-        for agent in env.possible_agents:
-            mask = env.observe(agent)["action_mask"]
-            if agent == mover:
-                assert np.flatnonzero(mask).tolist() == raw.legal_actions() != []
-            else:
-                assert not mask.any()
-        env.step(int(rng.choice(raw.legal_actions())))
-
-
-# ----------------------------------------------------------------------------- pickle, snapshots, replay
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_pickle_round_trip(players):
-    env = make(players)
-    env.reset(seed=3)
-    fast_forward(env, 0, 150)
-    clone = pickle.loads(pickle.dumps(env))
-    assert clone.unwrapped.snapshot() == env.unwrapped.snapshot()
-    assert finish_trace(clone, 1) == finish_trace(env, 1)
-
-
-@pytest.mark.parametrize("players", PLAYER_COUNTS)
-def test_snapshot_restore_is_exact_and_json(players):
-    env = make(players, super_koehandel=True)
-    env.reset(seed=21)
-    fast_forward(env, 2, 200 + 37 * players)
-    snap = json.loads(json.dumps(env.unwrapped.snapshot()))
-    assert snap == env.unwrapped.snapshot()  # plain JSON data: nothing lost in the round trip
-    views = [env.observe(a)["observation"] for a in env.possible_agents]
-    other = make(players, super_koehandel=True)
-    other.restore(snap)
-    assert other.unwrapped.snapshot() == snap
-    for agent, view in zip(env.possible_agents, views):
-        np.testing.assert_array_equal(other.observe(agent)["observation"], view)
-        np.testing.assert_array_equal(other.observe(agent)["action_mask"], env.observe(agent)["action_mask"])
-    assert finish_trace(other, 7) == finish_trace(env, 7)  # same RNG, same future pedigree draws
-    assert other.unwrapped.snapshot() == env.unwrapped.snapshot()
-    assert other.unwrapped.events == env.unwrapped.events
-
-
+# ----------------------------------------------------------------------------- record windows after restore
 @pytest.mark.parametrize("mode", ["compact", "full_record"])
 def test_restore_rebuilds_the_record_windows(mode):
     """The memory keeps each viewer's record windows (compact: newest 16 rows first); a restored env
@@ -223,135 +136,6 @@ def test_restore_rebuilds_the_record_windows(mode):
     other.restore(json.loads(json.dumps(raw.snapshot())))
     for agent in env.possible_agents:
         np.testing.assert_array_equal(other.observe(agent)["observation"], env.observe(agent)["observation"])
-
-
-def test_action_masks_are_fresh_arrays():
-    """Masks are shared read-only arrays inside the engine; an observation hands out a writable copy."""
-    env = make(4)
-    env.reset(seed=1)
-    mask = env.observe(env.agent_selection)["action_mask"]
-    mask[:] = 0
-    assert env.observe(env.agent_selection)["action_mask"].any()
-
-
-def test_restore_into_a_used_env_replaces_everything():
-    """Restoring over an env in another game (and another point in it) leaves no trace of that game."""
-    env = make(4)
-    env.reset(seed=5)
-    fast_forward(env, 5, 120)
-    snap = env.unwrapped.snapshot()
-    used = make(4)
-    used.reset(seed=99)
-    fast_forward(used, 9, 700)
-    used.observe("player_1")  # fill the observation cache of the old game
-    used.restore(snap)
-    assert used.unwrapped.snapshot() == snap
-    for agent in env.possible_agents:
-        np.testing.assert_array_equal(used.observe(agent)["observation"], env.observe(agent)["observation"])
-
-
-def test_snapshot_restore_after_the_game_ends():
-    env = make(3)
-    env.reset(seed=4)
-    play_random(env, 0)
-    env2 = make(3)
-    env2.reset(seed=99)
-    env2.restore(json.loads(json.dumps(env.unwrapped.snapshot())))
-    assert env2.unwrapped.snapshot() == env.unwrapped.snapshot()
-    assert env2.unwrapped.legal_actions() == []
-
-
-@pytest.mark.parametrize("mine, theirs", [
-    ({"num_players": 4}, {"num_players": 5}),
-    ({"num_players": 4}, {"num_players": 4, "pass_is_final": True}),
-    ({"num_players": 3}, {"num_players": 3, "observation_mode": "full_record"}),
-])
-def test_restore_refuses_a_snapshot_of_another_configuration(mine, theirs):
-    env = koehandel_v0.env(**mine)
-    env.reset(seed=0)
-    other = koehandel_v0.env(**theirs)
-    with pytest.raises(ValueError, match="num_players|config"):
-        other.restore(env.unwrapped.snapshot())
-
-
-@pytest.mark.parametrize("players, options", [
-    (2, {}), (3, {}), (4, {"auto_resolve_forced": True}), (5, {"overbid_mode": "reveal_and_restart"}),
-    (6, {"super_koehandel": True}), (4, {"reveal_pedigree_ties": False, "pass_is_final": True}),
-])
-def test_history_replay_reproduces_the_state_and_events(players, options):
-    env = make(players, **options)
-    env.reset(seed=8)
-    fast_forward(env, 3, 600)  # auctions (pedigree tie draws use the RNG) and trades
-    assert env.unwrapped.events
-    replay = make(players, **options)
-    replay.reset(seed=8)
-    for action in env.unwrapped.history:
-        replay.step(action)
-    assert replay.unwrapped.state_.to_json() == env.unwrapped.state_.to_json()
-    assert replay.unwrapped.events == env.unwrapped.events
-    assert replay.unwrapped.history == env.unwrapped.history
-
-
-def test_reset_without_seed_continues_the_rng_and_seed_reproduces():
-    env = make(4)
-    env.reset(seed=5)
-    first = env.unwrapped.state_.to_json()
-    env.reset()
-    assert env.unwrapped.state_.to_json() != first
-    env.reset(seed=5)
-    assert env.unwrapped.state_.to_json() == first
-
-
-# ----------------------------------------------------------------------------- illegal actions
-@pytest.mark.parametrize("steps", [0, 1, 5, 40, 333])
-def test_illegal_action_raises_and_leaves_state_untouched(steps):
-    env = make(4)
-    env.reset(seed=1)
-    fast_forward(env, 4, steps)
-    agent = env.agent_selection
-    before = env.unwrapped.snapshot()
-    views = [env.observe(a)["observation"] for a in env.possible_agents]
-    mask = env.observe(agent)["action_mask"]
-    illegal = int(np.flatnonzero(mask == 0)[0])
-    for bad in (illegal, -1, NUM_ACTIONS, None, "AUCTION", 1.5):
-        with pytest.raises(ValueError, match=rf"illegal action {bad!r} for {agent}; legal actions: \["):
-            env.step(bad)
-        assert env.unwrapped.snapshot() == before
-    for a, view in zip(env.possible_agents, views):
-        np.testing.assert_array_equal(env.observe(a)["observation"], view)
-    env.step(int(np.flatnonzero(mask)[0]))  # still playable
-
-
-def test_illegal_action_error_names_the_legal_actions():
-    env = make(4)
-    env.reset(seed=1)
-    legal = env.unwrapped.legal_actions()
-    assert legal == [0]  # first turn: nobody owns animals, only AUCTION (§3)
-    with pytest.raises(ValueError, match=r"legal actions: \[0\] \(AUCTION\)"):
-        env.step(1)
-
-
-def test_illegal_action_terminate_mode_follows_pettingzoo():
-    env = make(4, illegal_action="terminate")
-    env.reset(seed=1)
-    fast_forward(env, 1, 25)
-    mover = env.agent_selection
-    mask = env.observe(mover)["action_mask"]
-    illegal = int(np.flatnonzero(mask == 0)[0])
-    env.step(illegal)
-    assert all(env.terminations.values()) and not any(env.truncations.values())
-    assert env.rewards == {a: (-1.0 if a == mover else 0.0) for a in env.agents}
-    assert env.infos[mover]["illegal_action"] == illegal
-    for agent in env.agent_iter():
-        _, reward, term, _, _ = env.last()
-        assert term and reward == (-1.0 if agent == mover else 0.0)
-        env.step(None)
-    assert env.agents == []
-
-
-def test_step_before_reset_is_a_clear_error():
-    with pytest.raises(RuntimeError, match="reset"):
-        make(4).step(0)
 
 
 # ----------------------------------------------------------------------------- options
@@ -372,9 +156,6 @@ def test_step_before_reset_is_a_clear_error():
     ({"animal_values": [10] * 9}, "animal_values"),
     ({"money_composition": [12, 18, 6, 12, 6, 6, 5], "num_players": 6}, "money_composition"),
     ({"money_composition": [12, 18, 6, 12, 6, 6]}, "money_composition"),
-    ({"illegal_action": "ignore"}, "illegal_action"),
-    ({"reward_mode": "dense"}, "reward_mode"),
-    ({"render_mode": "rgb_array"}, "render_mode"),
 ])
 def test_bad_options_are_rejected_with_a_clear_error(kwargs, message):
     """Appendix A (K-A1): a bad argument or option is rejected at construction, naming it."""
@@ -580,15 +361,6 @@ def test_private_record_unknown_agent():
         env.unwrapped.private_record("player_9")
 
 
-def test_ansi_render_shows_no_hand():
-    env = make(4, render_mode="ansi")
-    env.reset(seed=0)
-    fast_forward(env, 0, 30)
-    text = env.render()
-    assert "to move: player_" in text and "money cards" in text
-    assert "{" not in text  # no hand composition in the spectator view
-
-
 @pytest.mark.parametrize("players, options", [(2, {}), (4, {}), (5, {"overbid_mode": "reveal_and_restart"}),
                                               (3, {"observation_mode": "full_record", "max_turns": 200})])
 def test_cached_observations_equal_fresh_encodings(players, options):
@@ -607,3 +379,239 @@ def test_cached_observations_equal_fresh_encodings(players, options):
             seat = raw.possible_agents.index(agent)
             np.testing.assert_array_equal(raw.observe(agent)["observation"], fresh.encode(raw.state_, seat))
         env.step(int(rng.choice(raw.legal_actions())))
+
+
+# ----------------------------------------------------------------------------- invariants
+def _state_data(players=4, seed=3, steps=120, **options):
+    env = make(players, **options)
+    env.reset(seed=seed)
+    fast_forward(env, seed, steps)
+    return env, env.unwrapped.state_.to_json()
+
+
+def _problems(env, data):
+    game = env.unwrapped.game
+    return game.invariants(game.state_from_json(data))
+
+
+@pytest.mark.parametrize("tamper, message", [
+    (lambda d: d["bank"].__setitem__(1, d["bank"][1] + 1), "not the composition"),
+    (lambda d: d["cash"].__setitem__(0, d["cash"][0] + 10), r"cash\[0\]=.* do not match hands\[0\]"),
+    (lambda d: d["sizes"].__setitem__(2, d["sizes"][2] + 1), r"sizes\[2\]=.* do not match"),
+    (lambda d: d["deck"].append(d["deck"][0]), "cards .*the game has"),  # a duplicated deck card
+    (lambda d: d["deck"].pop(), "cards .*the game has"),  # a card lost
+    (lambda d: d["holdings"][1].__setitem__(10, d["holdings"][1][10] + 1), "rat: 5 cards"),
+    (lambda d: d["pedigree_owner"].__setitem__(next(c for c in d["deck"] if c >= 11) - 11, 2),
+     "pedigree .*: 2 cards"),  # a pedigree both in the deck and owned
+    (lambda d: d.update(donkeys=(d["donkeys"] + 1) % 5), "donkeys="),
+    (lambda d: d.update(turns=1001), "turns=1001"),
+    (lambda d: d.update(is_truncated=True), "is_truncated without is_terminal"),
+    (lambda d: d.update(is_terminal=True), "finished game has decision"),
+    (lambda d: d.update(decision=0), "no decision pending"),
+    (lambda d: d.update(current_player=(d["current_player"] + 1) % 4), r"decision \d+ \(.*\) by seat"),
+    (lambda d: d.update(pending=30), "a raise of 30|decision"),
+    (lambda d: d["selection"].__setitem__(0, 1), "selection|decision"),
+])
+def test_invariants_catch_a_tampered_state(tamper, message):
+    env, data = _state_data()
+    assert _problems(env, data) == []
+    tamper(data)
+    problems = _problems(env, data)
+    assert problems and any(re.search(message, p) for p in problems), problems
+
+
+def test_invariants_hold_in_random_play_under_options():
+    for players, options in ((2, {"super_koehandel": True}), (3, {"overbid_mode": "reveal_and_restart",
+                             "pass_is_final": True}), (5, {"auto_resolve_forced": True, "auto_payment": True})):
+        env = make(players, max_turns=80, **options)
+        env.reset(seed=players)
+        raw, rng = env.unwrapped, np.random.default_rng(players)
+        while raw.legal_actions():
+            assert raw.game.invariants(raw.state_) == []
+            env.step(int(rng.choice(raw.legal_actions())))
+        assert raw.game.invariants(raw.state_) == []
+
+
+def test_invariants_check_the_decision_of_every_auction_and_trade_phase():
+    """A live decision moved to the wrong seat is caught in every phase a random game passes through."""
+    env = make(4, max_turns=60)
+    env.reset(seed=8)
+    raw, rng, seen = env.unwrapped, np.random.default_rng(8), set()
+    while raw.legal_actions():
+        data = raw.state_.to_json()
+        if data["decision"] not in seen:
+            seen.add(data["decision"])
+            data["current_player"] = (data["current_player"] + 1) % 4  # the next seat is always wrong
+            assert _problems(env, data), A.DECISION_NAMES[data["decision"]]
+        env.step(int(rng.choice(raw.legal_actions())))
+    assert len(seen) >= 10
+
+
+# ----------------------------------------------------------------------------- tampered restores
+def _tampered(snapshot, tamper):
+    bad = copy.deepcopy(snapshot)
+    tamper(bad)
+    return bad
+
+
+def _a_cow_in_two_hands(snap):
+    state = snap["state"]
+    holder = next(seat for seat, held in enumerate(state["holdings"]) if any(held[:10]))
+    species = next(s for s in range(10) if state["holdings"][holder][s])
+    state["holdings"][(holder + 1) % 4][species] += 1  # the same card lies before a second seat
+
+
+TAMPERED = {
+    "a card in two hands": (_a_cow_in_two_hands, "cards"),
+    "a negative count": (lambda s: s["state"]["hands"][1].__setitem__(2, -1), r"hands=.*card counts 0..127"),
+    "a current player of 7": (lambda s: s["state"].update(current_player=7), "current_player=7"),
+    "holdings of 9 animals": (lambda s: s["state"]["holdings"][0].__setitem__(3, 9), "holdings=.*counts 0..4"),
+    "agent_selection out of step": (lambda s: s["aec"].update(
+        agent_selection=f"player_{(int(s['aec']['agent_selection'][-1]) + 1) % 4}"), "agent_selection"),
+    "a duplicated deck": (lambda s: s["state"]["deck"].extend(s["state"]["deck"]), "cards"),
+    "a missing key": (lambda s: s["state"].pop("pot"), r"lacks \['pot'\]"),
+    "a missing memory": (lambda s: s["state"].pop("memory"), r"lacks \['memory'\]"),
+    "an unknown field": (lambda s: s["state"].update(colour=1), "unknown field"),
+    "a bool for an int": (lambda s: s["state"].update(high=True), "high=True"),
+    "a corrupt memory table": (lambda s: s["state"]["memory"]["counts"].update(trades=99), "memory tables"),
+    "a final phase nobody can play": (lambda s: s["state"].update(deck=[]), "cards"),  # would loop in _begin_turn
+}
+
+
+@pytest.mark.parametrize("case", sorted(TAMPERED))
+def test_restore_refuses_a_tampered_snapshot_and_changes_nothing(case):
+    tamper, message = TAMPERED[case]
+    env = make(4)
+    env.reset(seed=2)
+    fast_forward(env, 2, 150)
+    good = env.unwrapped.snapshot()
+    target = make(4)
+    target.reset(seed=9)
+    fast_forward(target, 9, 40)
+    before = target.unwrapped.snapshot()
+    view = target.observe(target.agent_selection)["observation"]
+    with pytest.raises(SnapshotError, match=message):
+        target.unwrapped.restore(_tampered(good, tamper))
+    assert target.unwrapped.snapshot() == before
+    np.testing.assert_array_equal(target.observe(target.agent_selection)["observation"], view)
+    target.unwrapped.restore(good)  # the untampered snapshot still loads
+    assert target.unwrapped.snapshot() == good
+
+
+def test_a_state_that_would_loop_in_begin_turn_is_refused():
+    """Deck empty, nobody able to trade, species incomplete: ending the turn would search forever for a
+    player with a trade. The card count catches it before any step."""
+    env = make(3)
+    env.reset(seed=0)
+    snap = env.unwrapped.snapshot()
+    state = snap["state"]
+    state["deck"] = []
+    state["holdings"] = [[3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0] * 11, [0] * 11]
+    with pytest.raises(SnapshotError, match="rooster: 3 cards"):
+        env.unwrapped.restore(snap)
+
+
+# ----------------------------------------------------------------------------- position helper
+def test_position_sets_deck_holdings_hands_and_turn():
+    env = make(4)
+    env.unwrapped.set_position(seed=1, top=["cow", "pedigree horse", "rat"],
+                               holdings=[{"cow": 2}, None, {"cow": 1, "pedigree cow": 1}, ["horse"] * 3],
+                               hands={0: [500, 10, 0], 2: {50: 2}}, turn_player=2)
+    raw = env.unwrapped
+    s = raw.state_
+    assert env.agent_selection == "player_2" and s.turn_player == 2 and s.decision == A.D_TURN
+    assert s.deck[::-1][:3] == [8, 20, 10] and len(s.deck) == 54 - 7
+    assert s.holdings[0][8] == 2 and s.holdings[2][8] == 1 and s.holdings[3][9] == 3
+    assert s.pedigree_owner[8] == 2
+    assert s.hands[0] == [1, 1, 0, 0, 0, 0, 1] and s.cash[0] == 510 and s.sizes[0] == 3
+    assert s.hands[2] == [0, 0, 0, 2, 0, 0, 0] and s.hands[1] == [2, 3, 1, 1, 0, 0, 0]
+    assert raw.game.invariants(s) == [] and raw.history == [] and raw.events == []
+    assert set(raw.legal_actions()) == {A.AUCTION, A.TRADE}
+    env.step(A.AUCTION)
+    assert s.card == 8 and s.auctioneer == 2
+    # the position is public: every opponent's cash bound is its real cash
+    digest = raw.observer.layout.view(raw.observe("player_1")["observation"], "digest")
+    assert digest[2][16] == 510  # player_1's digest row of slot 3 (seat 0): column 16, the cash bound
+
+
+def test_position_keeps_unspecified_parts_and_conserves_money():
+    env = make(5)
+    env.reset(seed=4)
+    dealt = env.unwrapped.state_.to_json()
+    env.unwrapped.set_position(seed=4, hands=[[500, 500]] + [None] * 4)
+    s = env.unwrapped.state_
+    assert s.deck == dealt["deck"] and s.turn_player == dealt["turn_player"]
+    assert s.bank[6] == dealt["bank"][6] - 2 and s.bank[0] == dealt["bank"][0] + 2
+    with pytest.raises(SnapshotError, match="more money cards than the game has"):
+        env.unwrapped.set_position(seed=4, hands=[[500] * 7] + [None] * 4)
+
+
+def test_position_final_phase_needs_every_card_placed():
+    env = make(3)
+    full = [{"rooster": 4, "goose": 4, "cat": 4, "dog": 2}, {"sheep": 4, "goat": 4, "donkey": 4, "dog": 2},
+            {"pig": 4, "cow": 4, "horse": 4, "rat": 4}]
+    peds = [f"pedigree {name}" for name in ("rooster", "goose", "cat", "dog", "sheep", "goat", "donkey", "pig",
+                                           "cow", "horse")]
+    full[2].update({name: 1 for name in peds})
+    env.unwrapped.set_position(seed=0, deck=[], holdings=full, turn_player=1)
+    s = env.unwrapped.state_
+    assert env.unwrapped.legal_actions() == [A.TRADE]  # compulsory final trade (K-A31)
+    env.step(A.TRADE)
+    assert env.unwrapped.legal_actions() == [A.target_action(2, 3)]  # seat 0 is 2 to the left of seat 1
+    with pytest.raises(SnapshotError, match="wrong number of cards"):
+        env.unwrapped.set_position(seed=0, deck=[], holdings=[{"cow": 4}, None, None])
+    with pytest.raises(SnapshotError, match="has no trade"):  # seat 2 holds only complete species
+        env.unwrapped.set_position(seed=0, deck=[], holdings=full, turn_player=2)
+    assert s.turn_player == 1  # a refused position changes nothing
+
+
+@pytest.mark.parametrize("spec, message", [
+    ({"colour": 1}, r"no keyword\(s\) \['colour'\]"),
+    ({"deck": ["unicorn"]}, "names 'unicorn', not a card"),
+    ({"deck": "cow"}, "deck must be a list"),
+    ({"holdings": [{"cow": 1}]}, "a list of 4 entries"),
+    ({"holdings": {7: {"cow": 1}}}, "names seat 7"),
+    ({"holdings": {0: {"cow": 5}}}, "not a count 0..4"),
+    ({"holdings": {0: ["pedigree cow"], 1: ["pedigree cow"]}}, "to two seats"),
+    ({"holdings": {0: ["money 50"]}}, "money goes in hands"),
+    ({"hands": {0: [30]}}, "card\\(s\\) of 30"),
+    ({"hands": {0: [10]}, "cash": {0: [10]}}, "not both"),
+    ({"turn_player": 4}, "turn_player=4"),
+    ({"bank": [0] * 7}, "do not add up"),
+    ({"donkeys": 3}, "donkeys=3"),
+])
+def test_position_errors_name_the_problem(spec, message):
+    env = make(4)
+    env.reset(seed=0)
+    before = env.unwrapped.snapshot()
+    with pytest.raises(SnapshotError, match=message):
+        env.unwrapped.set_position(seed=0, **spec)
+    after = env.unwrapped.snapshot()
+    assert after["state"] == before["state"]
+
+
+def test_two_player_position_with_money_in_the_deck():
+    """The removed pile balances the money: here the deck keeps one money card, a 500."""
+    env = make(2)
+    env.reset(seed=3)
+    red = [card for card in reversed(env.unwrapped.state_.deck) if card < 21]  # top first
+    env.unwrapped.set_position(seed=3, deck=["money 500", *red], turn_player=0)
+    s = env.unwrapped.state_
+    assert s.deck[-1] == 21 + 6 and len(s.deck) == 55 and env.unwrapped.game.invariants(s) == []
+    assert sum(s.removed) == 66 - 14 - 8 - 1
+    env.step(A.AUCTION)  # distribute: seat 0 looks at the 500
+    assert s.decision == A.D_DISTRIBUTE and s.looked == 27
+    env.step(A.KEEP)
+    assert s.hands[0][6] == 1
+
+
+# ----------------------------------------------------------------------------- action names
+def test_action_names_and_parsing():
+    game = make(4).unwrapped.game
+    assert game.action_to_string(A.target_action(1, 0)) == "TARGET(+1,rooster)"
+    assert game.action_to_string(A.CARD + 3) == "CARD(50)" and game.action_to_string(A.ADD) == "ADD(10)"
+    assert game.action_to_string(A.NEVER) == "NEVER" and game.action_to_string(A.SLAP + 10) == "SLAP(10)"
+    assert game.string_to_action(" target(+5, rat) ") == A.target_action(5, 10) == 57
+    assert game.string_to_action("add(500)") == 95 and game.string_to_action("96") == A.BID
+    with pytest.raises(ValueError, match="koehandel: no action named 'ADD\\(20\\)'"):
+        game.string_to_action("ADD(20)")
