@@ -109,6 +109,10 @@ class RattusCartusGame(Game):
         self.stop_action = self.layout.start("stop")
         self.target_start = self.layout.start("target")
 
+    def __reduce__(self):
+        """Pickles and copies rebuild the game from its options (the action layout holds lambdas)."""
+        return _rebuild_game, (self.config(),)
+
     # ------------------------------------------------------------------ contract
     @property
     def num_actions(self) -> int:
@@ -958,6 +962,10 @@ class RattusCartusState(State):
     def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
         from .sampler import resample_hidden
         resample_hidden(self, player, rng)
+
+
+def _rebuild_game(config: dict[str, Any]) -> RattusCartusGame:
+    return RattusCartusGame(**config)
 
 
 def select_buildings(game: RattusCartusGame, rng: np.random.Generator) -> list[int]:
