@@ -18,8 +18,10 @@ def lineup(env, players, heuristics):
 def test_plays_only_legal_actions(players):
     env = koehandel_v0.env(num_players=players)  # an illegal action raises
     for seed, heuristics in ((0, players), (1, players), (2, 1)):
-        *_, truncated = play_game(env, lineup(env, players, heuristics), seed)
-        assert not truncated
+        scores, rewards, winners, truncated = play_game(env, lineup(env, players, heuristics), seed)
+        assert not truncated and env.unwrapped.state_.is_terminal
+        assert winners and max(scores) > 0 and all(scores[w] == max(scores) for w in winners)
+        assert sum(rewards) <= 0 < max(rewards)  # win_loss: winners share +1
 
 
 @pytest.mark.parametrize("options", [
@@ -30,7 +32,10 @@ def test_plays_only_legal_actions(players):
 @pytest.mark.parametrize("players", [2, 4])
 def test_plays_only_legal_actions_under_options(players, options):
     env = koehandel_v0.env(num_players=players, **options)
-    play_game(env, lineup(env, players, players), seed=3)
+    scores, _, winners, truncated = play_game(env, lineup(env, players, players), seed=3)
+    assert env.unwrapped.state_.is_terminal and not truncated
+    assert winners and all(scores[w] == max(scores) for w in winners)
+    assert env.unwrapped.events and env.unwrapped.game.invariants(env.unwrapped.state_) == []
 
 
 def test_registered_as_the_koehandel_heuristic():
@@ -47,25 +52,19 @@ def test_deterministic_for_a_seed():
     assert runs[0] == runs[1]
 
 
-def test_spends_its_reserve_only_on_the_card_that_completes_a_quartet():
+@pytest.mark.parametrize("cows, expected", [(0, A.PASS), (3, A.ADD)])  # ADD(10): a bid of 90
+def test_spends_its_reserve_only_on_the_card_that_completes_a_quartet(cows, expected):
     """With 100 in hand and 80 bid, it passes on a card of no use to it and bids when it holds three."""
     env = koehandel_v0.env(num_players=4)
-    env.reset(seed=0)
+    env.unwrapped.set_position(seed=0, top=["cow"], holdings={2: {"cow": cows}}, turn_player=0)
+    env.step(A.AUCTION)  # seat 0 auctions the cow; seat 1 bids 80, then seat 2 is asked
+    for action in (A.ADD + 1, A.ADD, A.ADD, A.ADD, A.BID):
+        env.step(action)
     state = env.unwrapped.state_
-    while state.decision != A.D_BID:  # auction; take any rat, never slap for a pedigree
-        mask = env.observe(env.agent_selection)["action_mask"]
-        env.step(A.AUCTION if state.decision == A.D_TURN else int(mask.argmax()))
-    me, species = state.current_player, state.card
-    assert state.cash[me] == 100 and state.high == 0
-    state.high = 80
-    env.unwrapped.observer.clear_caches()  # the state was edited by hand
+    assert env.agent_selection == "player_2" and state.high == 80 and state.cash[2] == 100
     agent = KoehandelHeuristic(env.unwrapped.game, seed=0)
-    observed = env.observe(env.agent_selection)
-    assert agent.act(observed["observation"], observed["action_mask"]) == A.PASS
-    state.holdings[me][species] = 3
-    env.unwrapped.observer.clear_caches()
-    observed = env.observe(env.agent_selection)
-    assert agent.act(observed["observation"], observed["action_mask"]) == A.ADD  # ADD(10): a bid of 90
+    observed = env.observe("player_2")
+    assert agent.act(observed["observation"], observed["action_mask"]) == expected
 
 
 def test_cover_pays_enough_without_a_redundant_card():
