@@ -30,7 +30,7 @@ animal quartet. A summary of the rules as implemented, with the interpretation c
 
 ``env(num_players=4, render_mode=None, max_cycles=None, illegal_action="raise", reward_mode="win_loss",
 **options)``; every option is checked at construction, and an unknown name or a bad value is a
-`ValueError` naming the option and what is allowed.
+`ValueError` (the core `ConfigError`) naming the option, the value and what is allowed.
 
 * `num_players`: 2..6. Two players distribute instead of auctioning (no auctions of any kind).
 * `render_mode`: `None`, `"ansi"` (`render()` returns the table as text) or `"human"` (prints it).
@@ -261,8 +261,11 @@ Beyond the observation (which never contains it), `env.unwrapped` keeps a full-i
 * `determinize(agent, seed)`: a new env in which everything hidden from `agent` (other hands, hidden
   payments, offers and pot contents, deck order, sealed commitments) is re-dealt consistently with what
   it has seen; its observation and private record are unchanged and play continues. For ISMCTS/PIMC
-  search agents. Raises `hiddenhand.envs.koehandel.sampler.SamplingError` (a `RuntimeError`) when its
-  randomized search finds no consistent re-deal within its budget.
+  search agents.
+* `set_position(seed, **spec)`: deal with `seed`, then set up the start of a turn from a few keywords
+  (`deck` or `top`, `holdings`, `hands`, `turn_player`, `donkeys`, `bank`; see
+  `KoehandelGame.position` and docs/koehandel_rules.md Appendix B). `restore(snapshot)` is checked the
+  same way: a snapshot or position that breaks the rules raises `SnapshotError` and changes nothing.
 
 ### Version History
 

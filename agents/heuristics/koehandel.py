@@ -169,7 +169,7 @@ class KoehandelHeuristic(Agent):
         worth, cards = PRIOR_OFFER_CARDS * self._estimated_cash(obs, slot) / max(1, size), PRIOR_OFFER_CARDS
         rows = self._observation[self.trade_rows].reshape(self.trade_shape)
         for row in rows[(rows[:, 0] > 0) & (rows[:, 1] == slot)].tolist():
-            for b in (5, 23):  # R4 rounds (spec §12.5): response, C's card count, D's, C's composition
+            for b in (5, 23):  # R4 rounds (docs/koehandel_rules.md §12.5): response, C's card count, D's, C's composition
                 if row[b] and row[b + 3] >= 0:
                     worth += sum(c * v for c, v in zip(row[b + 3: b + 10], DENOMINATIONS))
                     cards += row[b + 1]

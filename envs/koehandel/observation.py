@@ -1,4 +1,4 @@
-"""Koehandel observation encoder (spec §12.5): current state, opponent digest, event record.
+"""Koehandel observation encoder (docs/koehandel_rules.md §12.5): current state, opponent digest, event record.
 
 One int32 vector, seat-relative (slot 0 = the observer, slot o = the player o seats to its left),
 −1 where the observer does not know a value. Blocks 2 and 3 (digest and event tables) are kept, laid

@@ -1,4 +1,4 @@
-"""Koehandel bluffing analysis: known answers on hand-written trades (spec §7.6), consistency on the
+"""Koehandel bluffing analysis: known answers on hand-written trades (docs/koehandel_rules.md §7.6), consistency on the
 event logs of seeded random games, JSON Lines round trip and corrupt input."""
 
 import json

@@ -1,5 +1,5 @@
 """Random-play property test of the Koehandel rules engine: 2,000+ seeded games over 2..6 players and
-option sets of spec Appendix A, with the rules' invariants.
+option sets of Appendix A (docs/koehandel_rules.md), with the rules' invariants.
 
 Checked after every step (cheap): the acting player has a legal action, the total value of money is
 conserved (hands + bank + cards in transit), turns never exceed ``max_turns``. Checked at every turn

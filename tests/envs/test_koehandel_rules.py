@@ -1,8 +1,8 @@
-"""Koehandel Master rules against the spec (koehandel.md): scripted positions driven through the env.
+"""Koehandel Master rules against docs/koehandel_rules.md: scripted positions driven through the env.
 
 Technique: reset an env with a seed, set up a position by assigning rules-state fields (``poke``,
 ``set_hand``, ``hold``, ``start_turn``), then play actions with ``env.step`` so that the core checks
-their legality, and compare masks with ``env.legal_actions()``. Each test names the spec sections and
+their legality, and compare masks with ``env.legal_actions()``. Each test names the sections and
 K-A ids it checks.
 """
 

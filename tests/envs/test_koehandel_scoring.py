@@ -1,4 +1,4 @@
-"""Koehandel Master scoring and payments against the spec (koehandel.md §4.4, §10, K-A11, K-A33..K-A37).
+"""Koehandel Master scoring and payments against docs/koehandel_rules.md (§4.4, §10, K-A11, K-A33..K-A37).
 
 Scoring test cases T1-T6 of §10.3 are checked on ``scoring.player_score`` directly and through a
 full rules state (``scores()`` / ``score_breakdown()``); the payment examples of §4.4 on ``money``.
