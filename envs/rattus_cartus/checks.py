@@ -91,6 +91,7 @@ def _schema(game: RattusCartusGame) -> dict[str, tuple]:
         "pend_drawn": ("ints", n, 0, BIG),
         "pend_hidden": ("ints", n, 0, BIG),
         "flow": ("cube", n, n, 5, 0, BIG),
+        "slot_gift": ("cube", n, n, NUM_ITEMS, 0, BIG),
     }
 
 
@@ -216,6 +217,9 @@ def invariants(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
             problems.append(f"seat {p}: pending cards disagree with their public record")
         if sum(state.flow_count[p]) != state.hidden_out[p] or sum(row[p] for row in state.flow_count) != state.hidden_in[p]:
             problems.append(f"seat {p}: hidden transfer counts disagree")
+        if sum(state.slot_gift[q][p][i] for q in range(n) for i in range(NUM_ITEMS)) > state.pend_hidden[p] or any(
+                state.slot_gift[q][p][i] > state.pending[p][i] for q in range(n) for i in range(NUM_ITEMS)):
+            problems.append(f"seat {p}: cards received this slot are not all pending")
         if any(sum(state.flow[p][q]) > state.flow_count[p][q] for q in range(n)):
             problems.append(f"seat {p}: hidden special cards given exceed the cards given")
         if state.hand_size[p] != sum(state.hands[p]):

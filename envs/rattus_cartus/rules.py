@@ -275,6 +275,7 @@ class RattusCartusState(State):
         self.gifts = [[_zeros() for _ in range(n)] for _ in range(n)]  # [giver][receiver] §7.5 item 5
         self.gift_flag = [[False] * n for _ in range(n)]  # [observer][other]: other has given hidden cards
         self.flow = [[[0] * 5 for _ in range(n)] for _ in range(n)]  # [giver][receiver] specials, private to both
+        self.slot_gift = [[_zeros() for _ in range(n)] for _ in range(n)]  # the same, this slot (in pending)
         self.result: dict[str, Any] | None = None
         #: Bumped by every action except a D4 card commit (which changes only the committer's hand,
         #: committed cards and hand size); observers cache the other public blocks on it.
@@ -499,15 +500,14 @@ class RattusCartusState(State):
     def _draw(self, p: int, count: int, into: list[int]) -> int:
         """Draw ``count`` population cards into ``into`` (a hand or pending area) with the reshuffles of
         §3.6 / R-A23; returns the number drawn."""
-        deck = self.deck
         drawn = 0
         for _ in range(count):
-            if not deck:
+            if not self.deck:
                 if not self._reshuffle():
                     break
-            into[deck.pop()] += 1
+            into[self.deck.pop()] += 1
             drawn += 1
-            if not deck:
+            if not self.deck:
                 self._reshuffle()
         return drawn
 
@@ -546,6 +546,7 @@ class RattusCartusState(State):
         self.pend_hidden[receiver] += 1
         if item >= NUM_KINDS:
             self.flow[giver][receiver][item - NUM_KINDS] += 1
+        self.slot_gift[giver][receiver][item] += 1
         self.gifts[giver][receiver][item] += 1
         for other in range(self.n):
             if other != giver:
@@ -913,6 +914,8 @@ class RattusCartusState(State):
             self.pend_taken[p] = [0] * 5
             self.pend_drawn[p] = 0
             self.pend_hidden[p] = 0
+            if self.hidden_out[p]:
+                self.slot_gift[p] = [_zeros() for _ in range(self.n)]
         self.sword = [-1, -1]
         self.flute = -1
         self.queue = []

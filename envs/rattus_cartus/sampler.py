@@ -57,6 +57,7 @@ def resample_hidden(state, o: int, rng: np.random.Generator) -> None:
         for r in range(n):
             if r != o:
                 state.flow[q][r] = [0] * 5
+                state.slot_gift[q][r] = [0] * NUM_ITEMS
             state.gifts[q][r] = [0] * NUM_ITEMS
         state.seen[q] = state.located(q)
     state.result = None
@@ -65,24 +66,29 @@ def resample_hidden(state, o: int, rng: np.random.Generator) -> None:
 # ====================================================================== cards
 def _resample_cards(state, o: int, others: list[int], rng: np.random.Generator) -> None:
     n = state.n
-    # ---- room of every other player: hand, unrevealed committed, hidden-transfer pending, drawn pending
+    # ---- every other player's hidden slots: hand h, unrevealed committed c (no Pass or Gold), pending
+    # from hidden transfers m (holding first what o itself gave this slot, known to o), pending drawn d
+    # (population only). Cards o gave earlier, while q has given none since, are in hand or committed.
     hand = {q: state.hand_size[q] for q in others}
     committed = {q: 0 if state.revealed[q] else sum(state.committed[q]) for q in others}
     hidden = {q: state.pend_hidden[q] for q in others}
     drawn = {q: state.pend_drawn[q] for q in others}
-    gift_pop = {q: [0] * NUM_KINDS for q in others}
+    fixed = {q: list(state.slot_gift[o][q]) for q in others}
+    old_gifts = {}
     for q in others:
-        if not state.gift_flag[o][q]:  # q never gave hidden cards: what o gave it is still there
-            gift_pop[q] = list(state.gifts[o][q][:NUM_KINDS])
+        if state.gift_flag[o][q]:
+            old_gifts[q] = [0] * NUM_KINDS
+        else:
+            old_gifts[q] = [max(0, state.gifts[o][q][k] - fixed[q][k]) for k in range(NUM_KINDS)]
     # ---- special counts per player (step 1)
-    known, lo, hi = {}, {}, {}
+    lo, hi = {}, {}
     for q in others:
         u_in = state.hidden_in[q] - state.flow_count[o][q]
         u_out = state.hidden_out[q] - state.flow_count[q][o]
-        known[q] = [state.taken[q][s] - state.shown[q][6 + s] - state.pend_taken[q][s]
-                    + state.flow[o][q][s] - state.flow[q][o][s] for s in range(5)]
-        lo[q] = [max(0, known[q][s] - u_out) for s in range(5)]
-        hi[q] = [max(0, known[q][s] + u_in) for s in range(5)]
+        known = [state.taken[q][s] - state.shown[q][6 + s] - state.pend_taken[q][s]
+                 + state.flow[o][q][s] - state.flow[q][o][s] for s in range(5)]
+        lo[q] = [max(0, known[s] - u_out, fixed[q][NUM_KINDS + s]) for s in range(5)]
+        hi[q] = [max(0, known[s] + u_in) for s in range(5)]
     # per type, the cards held in the other players' hidden slots: every card taken and not shown is
     # held by someone (hidden transfers cancel out over all players), less what o holds and what lies
     # face up or publicly taken in pending areas
@@ -94,18 +100,21 @@ def _resample_cards(state, o: int, others: list[int], rng: np.random.Generator) 
         total -= state.hands[o][item] + state.pending[o][item] + state.committed[o][item]
         total -= sum(state.pend_taken[q][s] for q in others)
         totals.append(total)
-    room = {q: hand[q] + committed[q] + hidden[q] - max(0, sum(gift_pop[q]) - drawn[q]) for q in others}
-    pg_room = {q: hand[q] + hidden[q] for q in others}
+    free_hidden = {q: hidden[q] - sum(fixed[q]) for q in others}
+    fixed_pg = {q: fixed[q][NUM_KINDS + _PASS] + fixed[q][NUM_KINDS + _GOLD] for q in others}
+    fixed_specials = {q: sum(fixed[q][NUM_KINDS:]) for q in others}
+    room = {q: hand[q] + committed[q] + free_hidden[q] - sum(old_gifts[q]) + fixed_specials[q] for q in others}
+    pg_room = {q: hand[q] + free_hidden[q] + fixed_pg[q] for q in others}
     if min(totals) < 0 or not _feasible(others, lo, hi, totals, room, pg_room):
         big = sum(max(t, 0) for t in totals)
-        lo = {q: [0] * 5 for q in others}
+        lo = {q: [fixed[q][NUM_KINDS + s] for s in range(5)] for q in others}
         hi = {q: [big] * 5 for q in others}
         totals = [max(t, 0) for t in totals]
     specials = {q: [0] * 5 for q in others}
     for s in range(5):
         for q in others:
             values = list(range(lo[q][s], min(hi[q][s], totals[s]) + 1))
-            while True:
+            while values:
                 v = values.pop(int(rng.random() * len(values)))
                 trial_lo = {r: list(lo[r]) for r in others}
                 trial_hi = {r: list(hi[r]) for r in others}
@@ -114,8 +123,8 @@ def _resample_cards(state, o: int, others: list[int], rng: np.random.Generator) 
                     lo, hi = trial_lo, trial_hi
                     specials[q][s] = v
                     break
-                if not values:  # cannot happen: the current bounds were feasible
-                    raise AssertionError("rattus_cartus sampler: no feasible special count")
+            else:  # cannot happen: the current bounds were feasible
+                raise AssertionError("rattus_cartus sampler: no feasible special count")
     # ---- unknown population cards (step 3)
     pool = list(KIND_COPIES)
     for where in (state.hands[o], state.pending[o], state.committed[o]):
@@ -127,12 +136,11 @@ def _resample_cards(state, o: int, others: list[int], rng: np.random.Generator) 
         if state.revealed[q]:
             for k in range(NUM_KINDS):
                 pool[k] -= state.committed[q][k]
+        for k in range(NUM_KINDS):
+            pool[k] -= fixed[q][k] + old_gifts[q][k]
     looked = [p for p in range(NUN_ROW_SIZE) if state.peeked[o][p]]
     for p in looked:
         pool[state.nun_row[p]] -= 1
-    for q in others:
-        for k in range(NUM_KINDS):
-            pool[k] -= gift_pop[q][k]
     if min(pool) < 0:
         raise AssertionError("rattus_cartus sampler: the public record and o's knowledge disagree")
     seen = state.seen_now(o)
@@ -167,43 +175,48 @@ def _resample_cards(state, o: int, others: list[int], rng: np.random.Generator) 
     # ---- lay out every other player's cards (step 2) and hand out the population cards
     cursor = 0
     for q in others:
-        s_q = specials[q]
-        pop_total = hand[q] + committed[q] + hidden[q] + drawn[q] - sum(s_q)
-        gifts = [k for k in range(NUM_KINDS) for _ in range(gift_pop[q][k])]
-        pops = gifts + rest[cursor:cursor + pop_total - len(gifts)]
-        cursor += pop_total - len(gifts)
-        pops = [pops[i] for i in rng.permutation(len(pops))]
-        any_slots = ["hand"] * hand[q] + ["hidden"] * hidden[q]
-        units = [s for s in range(5) for _ in range(s_q[s])]
-        order = rng.permutation(len(any_slots)).tolist()
-        placed = {}
-        pg = [s for s in units if s in (_PASS, _GOLD)]
-        for s, slot in zip(pg, order):
-            placed[slot] = NUM_KINDS + s
-        free = [("any", i) for i in order[len(pg):]] + [("committed", i) for i in range(committed[q])]
-        items = [NUM_KINDS + s for s in units if s not in (_PASS, _GOLD)]
-        filler = len(free) - len(items)
-        items += pops[:filler]
-        pops = pops[filler:]  # what is left fills the drawn pending cards
-        shuffled = [items[i] for i in rng.permutation(len(items))]
         new_hand, new_committed, new_pending = [0] * NUM_ITEMS, [0] * NUM_ITEMS, [0] * NUM_ITEMS
-        for (where, i), item in zip(free, shuffled):
-            if where == "committed":
-                new_committed[item] += 1
-            else:
-                placed[i] = item
-        for i, item in placed.items():
-            (new_hand if any_slots[i] == "hand" else new_pending)[item] += 1
-        for item in pops:  # the drawn pending cards
-            new_pending[item] += 1
+        for item in range(NUM_ITEMS):
+            new_pending[item] += fixed[q][item]
         for s in range(5):
             new_pending[NUM_KINDS + s] += state.pend_taken[q][s]
+        units = [s for s in range(5) for _ in range(specials[q][s] - fixed[q][NUM_KINDS + s])]
+        pg = [NUM_KINDS + s for s in units if s in (_PASS, _GOLD)]
+        jsf = [NUM_KINDS + s for s in units if s not in (_PASS, _GOLD)]
+        gifts = [k for k in range(NUM_KINDS) for _ in range(old_gifts[q][k])]
+        h, c, b = hand[q], committed[q], free_hidden[q]
+        # spots: ("h", i), ("c", i), ("b", i); Pass/Gold in hand or free hidden pending, old gifts in hand
+        # or committed, jokers/Swords/Flutes anywhere, population cards fill the rest
+        in_hand_low, in_hand_high = max(0, len(pg) - b), min(len(pg), h, h + c - len(gifts))
+        pg_in_hand = in_hand_low + int(rng.random() * (in_hand_high - in_hand_low + 1))
+        hand_spots = [("h", i) for i in rng.permutation(h).tolist()]
+        hidden_spots = [("b", i) for i in rng.permutation(b).tolist()]
+        content = {}
+        for item, spot in zip(pg, hand_spots[:pg_in_hand] + hidden_spots[:len(pg) - pg_in_hand]):
+            content[spot] = item
+        hand_spots, hidden_spots = hand_spots[pg_in_hand:], hidden_spots[len(pg) - pg_in_hand:]
+        hc = hand_spots + [("c", i) for i in range(c)]
+        hc = [hc[i] for i in rng.permutation(len(hc))]
+        for item, spot in zip(gifts, hc):
+            content[spot] = item
+        rest_spots = hc[len(gifts):] + hidden_spots
+        rest_spots = [rest_spots[i] for i in rng.permutation(len(rest_spots))]
+        for item, spot in zip(jsf, rest_spots):
+            content[spot] = item
+        filler = len(rest_spots) - len(jsf) + drawn[q]
+        pops = rest[cursor:cursor + filler]
+        cursor += filler
+        for item, spot in zip(pops, rest_spots[len(jsf):]):
+            content[spot] = item
+        for item in pops[len(rest_spots) - len(jsf):]:  # the drawn pending cards
+            new_pending[item] += 1
+        for (where, _), item in content.items():
+            (new_hand if where == "h" else new_committed if where == "c" else new_pending)[item] += 1
         state.hands[q] = new_hand
         if not state.revealed[q]:
             state.committed[q] = new_committed
         state.pending[q] = new_pending
     state.deck = rest[cursor:]
-    assert len(state.deck) == len(rest) - cursor
 
 
 def _feasible(others, lo, hi, totals, room, pg_room) -> bool:
