@@ -45,7 +45,7 @@ class _View:
         self.seat_rows = self.vector[seats].reshape(n, SEAT_FEATURES)  # a view: the seats that exist
         self.version = self.acting = self.game = self.hand = self.deck = self.seats = None
         self.bidding = self.pedigree = self.pot = self.trade = self.records = None
-        self.private = [0] * (NUM_DENOMS + 1)  # own selection so far and pending raise, as written
+        self.private = (NO_SELECTION, 0)  # own selection so far and pending raise, as written
 
 
 class KoehandelObserver(Observer):
@@ -109,21 +109,19 @@ class KoehandelObserver(Observer):
         view = self._views[player]
         if view.version != state.version:
             self._refresh(state, player, view)
-        # the only values that change without a new decision: the mover's own build steps, changing
-        # a value at a time
+        # the only values that change without a new decision: the mover's own build steps
         selection, pending = NO_SELECTION, 0
         if state.current_player == player and not state.is_terminal:
             decision = state.decision
             if decision == A.D_BID:
                 pending = state.pending
             elif decision in SELECTIONS:
-                selection = state.selection
-        written, vec = view.private, view.vector
-        for d, count in enumerate(selection):
-            if written[d] != count:
-                written[d] = vec[self.selection_index + d] = count
-        if written[NUM_DENOMS] != pending:
-            written[NUM_DENOMS] = vec[self.pending_index] = pending
+                selection = tuple(state.selection)
+        vec = view.vector
+        if view.private != (selection, pending):
+            view.private = (selection, pending)
+            vec[self.selection_index:self.selection_index + NUM_DENOMS] = selection
+            vec[self.pending_index] = pending
         return vec.copy()
 
     # ------------------------------------------------------------------ groups of values
@@ -143,13 +141,12 @@ class KoehandelObserver(Observer):
         key = (s.turns, s.donkeys, len(s.deck), s.turn_player)
         if key != view.game:
             view.game = key
-            _put(vec, self.game_index,
-                 (not s.deck, n, s.turns, s.donkeys, len(s.deck), (s.turn_player - me) % n))
+            vec[self.game_index:self.game_index + 6] = (
+                not s.deck, n, s.turns, s.donkeys, len(s.deck), (s.turn_player - me) % n)
         hand = s.hands[me]
         if hand != view.hand:
             view.hand = list(hand)
-            _put(vec, self.hand_index, hand)
-            vec[self.hand_index + NUM_DENOMS] = s.cash[me]
+            vec[self.hand_index:self.hand_index + NUM_DENOMS + 1] = (*hand, s.cash[me])
         key = (len(s.deck), s.decision == A.D_DISTRIBUTE)
         if key != view.deck:
             view.deck = key
@@ -191,7 +188,7 @@ class KoehandelObserver(Observer):
         changed = False
         if s.sizes != self._rows_sizes:
             self._rows_sizes = list(s.sizes)
-            _put(rows[:, 0], 0, s.sizes * 2)
+            rows[:, 0] = s.sizes * 2
             changed = True
         if s.memory.epoch != self._rows_epoch:
             self._rows_epoch = s.memory.epoch
@@ -210,7 +207,7 @@ class KoehandelObserver(Observer):
             changed = True
         if s.max_bid != self._rows_max_bid:
             self._rows_max_bid = list(s.max_bid)
-            _put(rows[:, BID_COLUMN], 0, s.max_bid * 2)
+            rows[:, BID_COLUMN] = s.max_bid * 2
             changed = True
         self._rows_stamp += changed
 
@@ -241,7 +238,7 @@ class KoehandelObserver(Observer):
             else:
                 kind, species = 2, card - PEDIGREE
             high_bidder = -1 if s.high_bidder < 0 else (s.high_bidder - me) % n
-            _put(vec, self.auction_index, (kind, species, s.high, high_bidder, s.passes))
+            vec[self.auction_index:self.auction_index + 5] = (kind, species, s.high, high_bidder, s.passes)
         pedigree = PEDIGREE <= card < MONEY
         key = (s.seq, s.commits[me], s.kstar, s.winner) if pedigree else -1
         if key != view.pedigree:
@@ -250,7 +247,8 @@ class KoehandelObserver(Observer):
             tied = [0] * SLOTS
             for seat in s.tied if self.reveal_ties else ():
                 tied[(seat - me) % n] = 1
-            _put(vec, self.pedigree_index, (own, (s.winner - me) % n if s.kstar else -1, s.kstar, *tied))
+            vec[self.pedigree_index:self.pedigree_index + 3 + SLOTS] = (
+                own, (s.winner - me) % n if s.kstar else -1, s.kstar, *tied)
         key = (s.seq, len(s.pot)) if s.pot else -1
         if key != view.pot:
             view.pot = key
@@ -259,7 +257,7 @@ class KoehandelObserver(Observer):
                 laid[(seat - me) % n] += 1
                 if seat == me:
                     laid[SLOTS + d] += 1
-            _put(vec, self.pot_index, laid)
+            vec[self.pot_index:self.pot_index + SLOTS + NUM_DENOMS] = laid
 
     def _trade(self, s: KoehandelState, me: int, view: _View, vec: np.ndarray) -> None:
         """C, D, species, stake, round, round-1 response and result, round-2 response, offer card counts
@@ -287,9 +285,3 @@ class KoehandelObserver(Observer):
         out += s.offers[0] if laid and me == s.challenger else UNKNOWN
         vec[self.trade_index:self.trade_index + len(out)] = out
 
-
-def _put(vec: np.ndarray, start: int, values) -> None:
-    """``vec[start:start + len(values)] = values`` a value at a time: for a few values, compiled, that is
-    several times cheaper than converting them for a slice."""
-    for i, value in enumerate(values, start):
-        vec[i] = value
