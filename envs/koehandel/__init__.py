@@ -1,1 +1,1 @@
-"""Koehandel Master: rules engine, observation encoder and AEC adapter (spec: koehandel.md)."""
+"""Koehandel Master: rules engine, observation encoder and AEC adapter (rules: docs/koehandel_rules.md)."""
