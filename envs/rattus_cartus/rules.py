@@ -298,7 +298,7 @@ class RattusCartusState(State):
         self.deck = cards[position:]
         self.building_set = sorted(select_buildings(game, rng))
         shuffled = [self.building_set[i] for i in rng.permutation(BUILDINGS_IN_GAME)]
-        self.repl = shuffled[len(shuffled) - game.replacement:]  # top of the building deck, unseen (§2.2.7)
+        self.repl = shuffled[len(shuffled) - game.replacement:]  # top of the building deck, unseen (§2.2)
         self.bdeck = shuffled[:len(shuffled) - game.replacement]
         self.start = int(rng.integers(n)) if game.start_player == "random" else game.start_player  # R-A5
         self._begin_round()

@@ -643,3 +643,17 @@ def test_determinize_keeps_the_players_looks_and_gifts():
         copy2 = env.unwrapped.determinize("player_2", seed=seed)
         assert all(copy2.state_.pending[3][i] >= given[i] for i in range(30))
         assert copy2.state_.hands[2] == s.hands[2]
+
+
+def test_building_actions_are_automatic_and_nothing_is_capped():
+    """R-A16: actions are performed without asking (a Farm's draw is no decision); R-A33: no hand limit
+    and no cap on influence levels."""
+    hands = [fillers(14, CHURCH), fillers(5), fillers(5, MAGIC)]
+    env = position(3, seed=13, hands=hands, start_player=0, row=["farm:3", "monastery:0"],
+                   influence=[[0, 0, 30, 0, 0, 0], [0] * 6, [0] * 6])
+    s = st(env)
+    play(env, "SLOT 1", "SLOT 1", "SLOT 1")
+    assert s.hand_size[0] == 18  # no hand limit
+    play(env, "SLOT 1", *["CARD CHURCH"] * 14, "STOP", "SLOT 0", "STOP", "SLOT 0", "STOP")
+    assert s.level[0][CHURCH] == 44 and s.decision in (R.D1, R.D3)  # Farm drew for seats 1 and 2 unasked
+    assert s.hand_size[1] == 9 + 4 and s.hand_size[2] == 9 + 2
