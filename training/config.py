@@ -155,8 +155,9 @@ def read_yaml(file: Path) -> Any:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{file}: not UTF-8 text: byte {raw[exc.start]:#04x} at offset {exc.start} "
-                          f"({exc.reason}); save the file as UTF-8") from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{file}: not UTF-8 text: byte {raw[exc.start]:#04x} on line {line} (offset {exc.start}, "
+                          f"{exc.reason}); save the file as UTF-8") from None
     try:
         return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
     except _DuplicateKey as exc:

@@ -163,3 +163,92 @@ def test_bool_fields_accept_only_bools():
         config_from_dict({"game": "david_goliath", "dense_reward": 1})
     with pytest.raises(ConfigError, match="'seed' must be int, got bool True"):
         config_from_dict({"game": "david_goliath", "seed": True})
+
+
+# ------------------------------------------------------------------ meaning, not only type (issue 10)
+@pytest.mark.parametrize(
+    ("yaml_text", "expected"),
+    [
+        # a one-step minibatch normalises its advantage to NaN: the old code crashed after the first update
+        ("ppo: {batch_size: 1}", "'ppo.batch_size' must be in [2, 1_000_000], got 1"),
+        ("ppo: {n_steps: 64, batch_size: 128}\nn_envs: 1",
+         "'ppo.batch_size' must be at most one rollout, ppo.n_steps * n_envs = 64 * 1 = 64, got 128"),
+        ("ppo: {n_steps: 65, batch_size: 32}\nn_envs: 1", "one step left over"),
+        ("ppo: {learning_rate: 2.0}", "'ppo.learning_rate' must be in (0, 1], got 2.0"),
+        ("ppo: {clip_range: 5.0}", "'ppo.clip_range' must be in (0, 1], got 5.0"),
+        ("ppo: {learning_rate: 100000000000000000000000000000000000000000000000000000000000000000000000000000000"
+         "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+         "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+         "00000000000000000000000000000000000000000000000000000000000000000000000000000000000}",
+         "'ppo.learning_rate' must be in (0, 1], got 1000"),
+        ("ppo: {net_arch: [8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8]}", "at most 16 items, got 17"),
+        ("ppo: {net_arch: [100000]}", "'ppo.net_arch[0]' must be in [1, 8192], got 100000"),
+        ("seed: 4294967296", "'seed' must be in [0, 2_147_483_647], got 4294967296"),
+        ("total_timesteps: 1_000_000_000_000_000", "'total_timesteps' must be in [1, 1_000_000_000_000]"),
+        ("pool: {window: 1000}", "'pool.window' must be in [1, 100], got 1000"),
+        ("imitation: {games: 10000000}", "'imitation.games' must be in [0, 10_000], got 10000000"),
+        ("env: {render_mode: human}", "'env.render_mode' = 'human' is not allowed in training"),
+        ("ppo: {n_steps: 1000000, batch_size: 1000}\nn_envs: 64",
+         "GiB, more than the 8 GiB allowed; lower 'ppo.n_steps' or 'n_envs'"),
+        ("ppo: {activation: ''}", "'ppo.activation' must be a short non-empty string"),
+    ],
+)
+def test_ranges_that_training_needs(tmp_path, yaml_text, expected):
+    assert expected in load_error(tmp_path, f"game: david_goliath\n{yaml_text}\n")
+
+
+def test_koehandel_turn_cap_is_bounded(tmp_path):
+    """The old code accepted max_turns: 1000000000 and ran out of memory at reset."""
+    message = load_error(tmp_path, "game: koehandel\nenv: {max_turns: 1000000000}\n")
+    assert "max_turns=1000000000 is not allowed" in message and "allowed: an int in 1..100000" in message
+
+
+def test_presets_keep_loading_under_the_new_rules():
+    for name in presets():
+        config = load_config(name)
+        assert config.ppo.batch_size <= config.ppo.n_steps * config.n_envs
+
+
+def test_non_utf8_file(tmp_path):
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("game: david_goliath\n# café\n".encode("latin-1"))
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert str(path) in message and "not UTF-8 text: byte 0xe9 on line 2 (offset 25" in message
+
+
+@pytest.mark.parametrize(("yaml_text", "key", "lines"), [
+    ("game: david_goliath\nseed: 1\nseed: 2\n", "'seed'", "lines 2 and 3"),
+    ("game: david_goliath\nppo:\n  n_steps: 64\n  batch_size: 64\n  n_steps: 128\n", "'n_steps'", "lines 3 and 5"),
+    ("game: david_goliath\nenv: {num_players: 3, num_players: 4}\n", "'num_players'", "lines 2 and 2"),
+])
+def test_duplicate_keys_are_an_error(tmp_path, yaml_text, key, lines):
+    """The old code kept the last value silently."""
+    message = load_error(tmp_path, yaml_text)
+    assert f"key {key} is given twice ({lines})" in message
+
+
+def test_merge_keys_may_override(tmp_path):
+    text = "game: david_goliath\nbase: &b {n_steps: 64, batch_size: 64}\n"
+    assert "unknown key 'base'" in load_error(tmp_path, text)  # anchors are YAML; unknown keys still are not
+    path = write(tmp_path, "game: david_goliath\nppo: {<<: {n_steps: 64, batch_size: 32}, batch_size: 64}\n")
+    assert load_config(path).ppo.batch_size == 64
+
+
+def test_oversized_and_code_building_files(tmp_path):
+    path = write(tmp_path, "game: david_goliath\n" + "#" * (1 << 20) + "\n")
+    with pytest.raises(ConfigError, match="more than a config file may hold"):
+        load_config(path)
+    message = load_error(tmp_path, "game: !!python/object/apply:os.system ['echo hacked']\n")
+    assert "invalid YAML" in message
+    message = load_error(tmp_path, "game: david_goliath\nenv: " + "[" * 5000 + "]" * 5000 + "\n")
+    assert "nested too deeply" in message or "'env' must be a mapping" in message
+
+
+def test_cli_set_reports_bad_yaml(capsys):
+    from hiddenhand.cli import main
+
+    code = main(["train", "david_goliath", "--config", "david_goliath_quick", "--set", "ppo.n_steps=[1",
+                 "--run-dir", "/nonexistent/never-created"])
+    assert code == 2 and "the value is not YAML" in capsys.readouterr().err
