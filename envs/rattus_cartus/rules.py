@@ -280,6 +280,7 @@ class RattusCartusState(State):
         #: Bumped by every action except a D4 card commit (which changes only the committer's hand,
         #: committed cards and hand size); observers cache the other public blocks on it.
         self.pub_epoch = 0
+        self.last_actor = -1  # the seat that played the last action (public)
 
     # ================================================================== setup (§2.2)
     def setup(self, rng: np.random.Generator) -> None:
@@ -361,6 +362,7 @@ class RattusCartusState(State):
         self._rng = rng
         if self.decision != D4 or action == self.game.stop_action:
             self.pub_epoch += 1
+        self.last_actor = self.current_player
         self._apply(action)
         self._settle()
         self._rng = None
