@@ -93,6 +93,10 @@ class RattusCartusObserver(Observer):
         self._buffers: list[np.ndarray | None] = [None] * n
         self._own_memo: list[dict[str, object]] = [{} for _ in range(n)]
         self._buffer_key: list[tuple | None] = [None] * n
+        #: how often the observer rewrote the shared blocks, (rows), looks, reveals; and per seat buffer,
+        #: the versions it last copied
+        self._versions = [0, 0, 0, 0]
+        self._copied: list[list[int]] = [[-1, -1, -1, -1] for _ in range(n)]
         self._ranks_key = None
         self._ranks: list[list[int]] = []
         self._public_key: tuple | None = None
@@ -121,18 +125,26 @@ class RattusCartusObserver(Observer):
             return out.copy()
         if out is None:
             out = self._buffers[player] = np.zeros(self._size, np.float32)
+            self._copied[player] = [-1, -1, -1, -1]
         self._buffer_key[player] = key
-        lo, hi = self._shared
-        out[lo:hi] = self._shared_vec
+        copied, versions = self._copied[player], self._versions
+        if copied[0] != versions[0]:
+            lo, hi = self._shared
+            out[lo:hi] = self._shared_vec
+            copied[0] = versions[0]
         lo, hi = self._seats
-        out[lo:hi] = self._rows[player:player + n].ravel()
+        out[lo:hi] = self._rows[player:player + n].ravel()  # (D4 patches may have touched the copy)
         if not self.game.rats_public:
             for r in range(1, n):
                 out[lo + r * SEAT_FEATURES] = 0.0
-        lo, hi = self._looks
-        out[lo:hi] = self._looks_rows[player:player + n].ravel()
-        lo, hi = self._reveals
-        out[lo:hi] = self._reveal_rows[player:player + n].ravel()
+        if copied[2] != versions[2]:
+            lo, hi = self._looks
+            out[lo:hi] = self._looks_rows[player:player + n].ravel()
+            copied[2] = versions[2]
+        if copied[3] != versions[3]:
+            lo, hi = self._reveals
+            out[lo:hi] = self._reveal_rows[player:player + n].ravel()
+            copied[3] = versions[3]
         lo, hi = self._small
         out[lo:hi] = 0.0
         _write_small(self, state, player, out)
@@ -204,6 +216,7 @@ class RattusCartusObserver(Observer):
                 if looks != self._looks_memo[p]:
                     self._looks_rows[p] = self._looks_rows[p + n] = looks
                     self._looks_memo[p] = list(looks)
+                    self._versions[2] += 1
             _sync_shared(self, state)
             return
         self._public_phase = (state.round, state.phase <= 1)
@@ -222,10 +235,12 @@ class RattusCartusObserver(Observer):
             if looks != self._looks_memo[p]:
                 self._looks_rows[p] = self._looks_rows[p + n] = looks
                 self._looks_memo[p] = list(looks)
+                self._versions[2] += 1
             reveal = state.last_reveal[p] if state.revealed[p] else _NOTHING
             if reveal != self._reveal_memo[p]:
                 self._reveal_rows[p] = self._reveal_rows[p + n] = reveal
                 self._reveal_memo[p] = list(reveal)
+                self._versions[3] += 1
         _sync_shared(self, state)
 
 
@@ -310,6 +325,7 @@ def _write_round_blocks(game: RattusCartusGame, state: RattusCartusState, out: n
 def _sync_shared(observer: RattusCartusObserver, state: RattusCartusState) -> None:
     game, off, memo, vec = observer.game, observer._off, observer._shared_memo, observer._shared_vec
     base = off["game"]
+    changed = False
     key = (tuple(state.row), state.round, state.repl_known, len(state.bdeck), tuple(state.building_set))
     if memo.get("round") != key:
         r0, b0 = off["row"] - base, off["buildings"] - base
@@ -318,23 +334,30 @@ def _sync_shared(observer: RattusCartusObserver, state: RattusCartusState) -> No
         _write_round_blocks(game, state, vec, r0, b0)
         memo["gold"] = _gold_public(game, state)
         memo["round"] = key
+        changed = True
     values = _game_values(game, state, memo["gold"])
     if memo.get("game") != values:
         vec[0:GAME_FEATURES] = values
         memo["game"] = values
+        changed = True
     supply = state.supply + [len(state.token_supply), 0.0] if game.finite else [0.0] * 6 + [1.0]
     if memo.get("supply") != supply:
         s0 = off["supply"] - base
         vec[s0:s0 + 7] = supply
         memo["supply"] = supply
+        changed = True
     if memo.get("discard") != state.discard:
         d0 = off["discard"] - base
         vec[d0:d0 + NUM_KINDS] = state.discard
         memo["discard"] = list(state.discard)
+        changed = True
     if memo.get("reshuffled") != state.reshuffle_comp:
         d0 = off["reshuffled_deck"] - base
         vec[d0:d0 + NUM_KINDS] = state.reshuffle_comp
         memo["reshuffled"] = list(state.reshuffle_comp)
+        changed = True
+    if changed:
+        observer._versions[0] += 1
 
 
 def _write_small(observer, state: RattusCartusState, player: int, out: np.ndarray) -> None:
