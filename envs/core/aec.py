@@ -285,8 +285,10 @@ class HiddenInfoAECEnv(AECEnv):
         state = self._parse_state(snapshot["state"])
         rng = np.random.default_rng()
         try:
+            if not _plain_json(snapshot["rng"]):
+                raise TypeError("its values must be plain ints and strings")
             rng.bit_generator.state = snapshot["rng"]
-        except (TypeError, ValueError, KeyError) as error:
+        except (TypeError, ValueError, KeyError, IndexError, OverflowError) as error:
             raise SnapshotError(f"{name}: snapshot rng is not a {type(rng.bit_generator).__name__} state "
                                 f"({error})") from None
         history = snapshot["history"]
@@ -306,7 +308,7 @@ class HiddenInfoAECEnv(AECEnv):
             state = self.game.state_from_json(data)
         except SnapshotError:
             raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError) as error:
             raise SnapshotError(f"{name}: snapshot state is malformed ({type(error).__name__}: {error})") from None
         problems = self.game.invariants(state)
         if problems:
@@ -382,7 +384,8 @@ class HiddenInfoAECEnv(AECEnv):
         self._finish(self._seat_of[agent], rewards, truncated=False)
         for info in self.infos.values():  # the game was not played out: nobody won it
             info["winners"] = []
-        self.infos[agent]["illegal_action"] = action
+        self.infos[agent]["illegal_action"] = (int(action) if isinstance(action, np.integer) else action
+                                               if action.__class__ in (int, str, float) else repr(action))
 
     def _terminal_rewards(self, scores: list[float]) -> list[float]:
         if self.reward_mode == "win_loss":
@@ -415,6 +418,13 @@ class HiddenInfoAECEnv(AECEnv):
         else:
             header += f"  to move: {self.agent_selection}"
         return f"{header}\n{state.render()}"
+
+
+def _plain_json(value: Any) -> bool:
+    """Only dicts with string keys, and ints (not bools) and strings, all the way down."""
+    if isinstance(value, dict):
+        return all(isinstance(key, str) and _plain_json(item) for key, item in value.items())
+    return value.__class__ in (int, str)
 
 
 class _AgentIterable(AECIterable):

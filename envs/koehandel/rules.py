@@ -954,8 +954,12 @@ class KoehandelState(State):
 
 
 # ---------------------------------------------------------------------------- loading: types and ranges
+INT32_MAX = 2**31 - 1  # observations are int32: no loaded value may exceed it
+
+
 def _is_int(x: Any, low: int | None = None, high: int | None = None) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and (low is None or x >= low) and (high is None or x <= high)
+    return isinstance(x, int) and not isinstance(x, bool) and (low is None or x >= low) and \
+        x <= (INT32_MAX if high is None else high)
 
 
 def _ints(x: Any, length: int | None, low: int | None = None, high: int | None = None) -> bool:
