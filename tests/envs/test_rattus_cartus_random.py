@@ -52,3 +52,24 @@ def test_random_games_keep_the_invariants(n):
         assert all(a >= b for r1, r2 in zip(state.level, levels) for a, b in zip(r1, r2))
         result = state.result
         assert len(result["vp"]) == n and set(result["outcome"]) <= {"win", "shared_win", "loss"}
+
+
+@pytest.mark.parametrize("options", [{}, {"rats_public": False, "building_set_public": False},
+                                     {"population_choice": "full", "point_token_values": list(range(20))}])
+def test_the_observer_matches_the_reference_encoder(options):
+    """The incremental observer gives exactly the vectors of ``reference_encode`` (every value written
+    from scratch), for every seat at every step, whatever order the seats are observed in."""
+    from hiddenhand.envs import rattus_cartus_v0
+    from hiddenhand.envs.rattus_cartus.observation import reference_encode
+
+    for n in (2, 4, 5):
+        env = rattus_cartus_v0.env(num_players=n, **options)
+        env.reset(seed=n)
+        raw = env.unwrapped
+        rng = np.random.default_rng(n)
+        while not raw._game_over:
+            for agent in env.possible_agents:
+                if agent == env.agent_selection or rng.random() < 0.4:
+                    seat = raw._seat_of[agent]
+                    assert (env.observe(agent)["observation"] == reference_encode(raw.observer, raw.state_, seat)).all()
+            env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
