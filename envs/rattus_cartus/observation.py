@@ -152,12 +152,11 @@ class RattusCartusObserver(Observer):
         _diff(out, off["own_pending"], state.pending[player], memo, "pending")
         _diff(out, off["own_committed"], state.committed[player], memo, "committed")
         tokens = state.tokens[player]
-        value = (len(tokens), sum(tokens))
-        if memo.get("tokens") != value:
-            out[off["own_tokens"]:off["own_tokens"] + 2] = value
-            memo["tokens"] = value
+        if memo.get("tokens") != tokens:
+            out[off["own_tokens"]:off["own_tokens"] + 2] = (len(tokens), sum(tokens))
+            memo["tokens"] = list(tokens)
         peeked = state.peeked[player]
-        view = tuple(state.nun_row[q] if peeked[q] else -1 for q in range(NUN_ROW_SIZE))
+        view = [state.nun_row[q] if peeked[q] else -1 for q in range(NUN_ROW_SIZE)] if any(peeked) else _UNSEEN
         if memo.get("peeks") != view:
             o = off["nun_row"]
             out[o:o + NUN_ROW_SIZE * (NUM_KINDS + 1)] = 0.0
@@ -190,13 +189,17 @@ class RattusCartusObserver(Observer):
         key = (state, state.pub_epoch)
         if key == self._public_key:
             p = state.current_player
-            if p < 0:
+            if p < 0 or state.entered[p] < 0:
                 return
-            row = _seat_row(state, p, self._ranks[p])
-            if row != self._row_memo[p]:
-                self._rows[p] = row
-                self._rows[p + n] = self._rows[p]
-                self._row_memo[p] = row
+            # D4 commits change the committer's hand size, committed count and unrevealed count only
+            hand_size, committed = state.hand_size[p], sum(state.committed[p])
+            memo = self._row_memo[p]
+            if memo[1] != hand_size or memo[3] != committed:
+                rows = self._rows
+                rows[p, 1] = rows[p + n, 1] = memo[1] = hand_size
+                rows[p, 3] = rows[p + n, 3] = memo[3] = committed
+                unrevealed = 0 if state.revealed[p] else committed
+                rows[p, 33] = rows[p + n, 33] = memo[33] = unrevealed
             return
         previous = self._public_key
         self._public_key = key
@@ -245,22 +248,16 @@ class RattusCartusObserver(Observer):
 
 
 _NOTHING = [0] * NUM_ITEMS
+_UNSEEN = [-1] * NUN_ROW_SIZE
 _ONE_HOT3 = {-1: [0.0, 0.0, 0.0], 0: [1.0, 0.0, 0.0], 1: [0.0, 1.0, 0.0], 2: [0.0, 0.0, 1.0]}
 _ONE_HOT4 = [[1.0 if i == j else 0.0 for i in range(4)] for j in range(4)]
 
 
 def _diff(out: np.ndarray, start: int, values: list[int], memo: dict, key: str) -> None:
-    """Write the entries of ``values`` that differ from the memo under ``key`` (all the first time)."""
-    old = memo.get(key)
-    if old == values:
-        return
-    if old is None:
+    """Write ``values`` at ``start`` unless they equal what was written there last (memo ``key``)."""
+    if memo.get(key) != values:
         out[start:start + len(values)] = values
-    else:
-        for i, (a, b) in enumerate(zip(values, old)):
-            if a != b:
-                out[start + i] = a
-    memo[key] = list(values)
+        memo[key] = list(values)
 
 
 def _seat_row(state: RattusCartusState, p: int, ranks: list[int]) -> list[float]:
@@ -326,8 +323,9 @@ def _sync_shared(observer: RattusCartusObserver, state: RattusCartusState) -> No
     game, off, memo, vec = observer.game, observer._off, observer._shared_memo, observer._shared_vec
     base = off["game"]
     changed = False
-    key = (tuple(state.row), state.round, state.repl_known, len(state.bdeck), tuple(state.building_set))
+    key = (state.row, state.round, state.repl_known, len(state.bdeck), state.building_set)
     if memo.get("round") != key:
+        key = (list(state.row), state.round, state.repl_known, len(state.bdeck), list(state.building_set))
         r0, b0 = off["row"] - base, off["buildings"] - base
         vec[r0:off["supply"] - base] = 0.0
         vec[b0:] = 0.0
