@@ -120,8 +120,9 @@ class RattusCartusObserver(Observer):
                 out[lo:lo + SEAT_FEATURES] = self._rows[p]
                 if r and not self.game.rats_public:
                     out[lo] = 0.0
-            _diff(out, off["own_hand"], state.hands[player], memo, "hand")
-            _diff(out, off["own_committed"], state.committed[player], memo, "committed")
+            if p == player:
+                _moved(out, off["own_hand"], state.hands[player], memo, "hand", state.last_item, -1)
+                _moved(out, off["own_committed"], state.committed[player], memo, "committed", state.last_item, 1)
             return out.copy()
         if out is None:
             out = self._buffers[player] = np.zeros(self._size, np.float32)
@@ -258,6 +259,18 @@ def _diff(out: np.ndarray, start: int, values: list[int], memo: dict, key: str) 
     if memo.get(key) != values:
         out[start:start + len(values)] = values
         memo[key] = list(values)
+
+
+def _moved(out: np.ndarray, start: int, values: list[int], memo: dict, key: str, item: int, delta: int) -> None:
+    """Like :func:`_diff` when ``values`` probably differ from the memo by ``delta`` at ``item`` (a
+    commit): check that guess against the values and write one entry, else write the block."""
+    old = memo.get(key)
+    if old is not None and 0 <= item < len(old):
+        old[item] += delta
+        if old == values:
+            out[start + item] = values[item]
+            return
+    _diff(out, start, values, memo, key)
 
 
 def _seat_row(state: RattusCartusState, p: int, ranks: list[int]) -> list[float]:

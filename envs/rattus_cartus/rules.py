@@ -281,6 +281,7 @@ class RattusCartusState(State):
         #: committed cards and hand size); observers cache the other public blocks on it.
         self.pub_epoch = 0
         self.last_actor = -1  # the seat that played the last action (public)
+        self.last_item = -1  # the item the last D4 commit moved (a hint for the committer's observer)
 
     # ================================================================== setup (§2.2)
     def setup(self, rng: np.random.Generator) -> None:
@@ -392,6 +393,7 @@ class RattusCartusState(State):
                 item = self._choose(self.hands[p], arg, game.act_item[action])
                 self._take_from_hand(p, item)
                 self.committed[p][item] += 1
+                self.last_item = item
         elif d == D1:
             self._supply_action(p, arg)
         elif d == D2:
