@@ -1,8 +1,13 @@
 """Agents: one interface (``act(observation, action_mask)``, ``reset()``) for every kind.
 
-``load(name_or_path, game)`` returns a ready agent: ``random``, ``heuristic``, the name of a shipped
-trained agent (a file in ``agents/trained/``, e.g. ``david_goliath_4p``; names never lead outside that
+``load(name_or_path, game)`` returns a ready agent: ``random``, ``heuristic``, a search agent (``pimc``,
+``ismcts``, or a spec string such as ``"ismcts:iterations=400:rollout=heuristic"``; options may also be given
+as keywords, ``load("ismcts", game, iterations=400)``; see :mod:`hiddenhand.agents.search`), the name of a
+shipped trained agent (a file in ``agents/trained/``, e.g. ``david_goliath_4p``; names never lead outside that
 folder) or the explicit path of an agent file.
+
+Agents that need the env (search agents) get it through ``agent.bind(env, agent_id)``, which every game loop
+calls before a game for every agent (a no-op for the others).
 """
 
 from __future__ import annotations
@@ -15,10 +20,12 @@ from hiddenhand.envs import load_module
 from hiddenhand.envs.core.game import Game
 from hiddenhand.envs.registry import entry
 
-from .base import Agent, RandomAgent
+from .base import Agent, RandomAgent, bind_agents
+from .search import ALGORITHMS as SEARCH_ALGORITHMS
+from .search import is_search_spec, make_search_agent
 from .trained import AgentFileError, PolicyAgent, load_policy, save_policy
 
-BUILTIN = ("random", "heuristic")
+BUILTIN = ("random", "heuristic", *SEARCH_ALGORITHMS)
 TRAINED_DIR = Path(__file__).parent / "trained"
 _BARE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 
@@ -55,10 +62,18 @@ def resolve(name_or_path: str | os.PathLike) -> Path:
     return path
 
 
-def load(name_or_path: str, game: Game | None = None, seed: int | None = None) -> Agent:
-    """A ready agent. Built-in names need ``game`` (e.g. ``env.unwrapped.game``); for trained agents
-    ``game``, when given, is checked against what the agent was trained for: game, player count,
-    observation size (first layer) and action count (last layer)."""
+def load(name_or_path: str, game: Game | None = None, seed: int | None = None, **options) -> Agent:
+    """A ready agent. Built-in names and search specs need ``game`` (e.g. ``env.unwrapped.game``);
+    ``options`` are a search agent's (e.g. ``iterations=400``). For trained agents ``game``, when given, is
+    checked against what the agent was trained for: game, player count, observation size (first layer)
+    and action count (last layer)."""
+    if is_search_spec(name_or_path):
+        if game is None:
+            raise ValueError(f"agent {name_or_path!r} needs the game it will play")
+        return make_search_agent(name_or_path, game, seed, **options)
+    if options:
+        raise ValueError(f"agent {name_or_path!r} takes no options (got {sorted(options)}); only search agents "
+                         f"{sorted(SEARCH_ALGORITHMS)} do")
     if isinstance(name_or_path, str) and name_or_path in BUILTIN:
         if game is None:
             raise ValueError(f"agent {name_or_path!r} needs the game it will play")
@@ -79,7 +94,7 @@ def env_options_for(names: list[str]) -> dict:
     mode aside), so that they are evaluated on the observations they know. Conflicts are an error."""
     options: dict = {}
     for name in dict.fromkeys(names):
-        if name in BUILTIN:
+        if name in BUILTIN or is_search_spec(name):
             continue
         trained = load(name).metadata.get("env_options", {})
         for key, value in trained.items():
@@ -90,9 +105,9 @@ def env_options_for(names: list[str]) -> dict:
     return options
 
 
-def make(name: str, game: Game, seed: int | None = None) -> Agent:
+def make(name: str, game: Game, seed: int | None = None, **options) -> Agent:
     """Alias of :func:`load` with the game required."""
-    return load(name, game, seed)
+    return load(name, game, seed, **options)
 
 
 def _builtin(name: str, game: Game, seed: int | None) -> Agent:
@@ -101,5 +116,5 @@ def _builtin(name: str, game: Game, seed: int | None) -> Agent:
     return entry(game.name).heuristic_class()(game, seed=seed)
 
 
-__all__ = ["Agent", "AgentFileError", "PolicyAgent", "RandomAgent", "env_options_for", "load", "load_policy", "make",
+__all__ = ["Agent", "AgentFileError", "PolicyAgent", "RandomAgent", "bind_agents", "env_options_for", "load", "load_policy", "make",
            "resolve", "save_policy", "shipped"]

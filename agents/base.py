@@ -15,9 +15,27 @@ class Agent(ABC):
     def reset(self, seed: int | None = None) -> None:
         """Called before every game; agents with their own randomness reseed here."""
 
+    def bind(self, env, agent_id: str) -> None:
+        """Called before every game (after ``env.reset``) with the env and this agent's seat name.
+
+        The default does nothing. An agent that searches keeps the env and, through it, may use only what
+        ``agent_id`` may know: ``env.unwrapped.determinize(agent_id, seed)``, its own observation and public
+        data (the game, the options), never the true state.
+        """
+
     @abstractmethod
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """A legal action id (``action_mask[action] == 1``)."""
+
+
+def bind_agents(env, agents) -> None:
+    """``agent.bind(env, agent_id)`` for each seat's agent (``agents``: one per seat, or a mapping from
+    agent ids; ``None`` entries, e.g. a human, are skipped). Call it after ``env.reset``."""
+    items = agents.items() if hasattr(agents, "items") else zip(env.unwrapped.possible_agents, agents)
+    for agent_id, agent in items:
+        bind = getattr(agent, "bind", None)
+        if bind is not None:
+            bind(env, agent_id)
 
 
 class RandomAgent(Agent):

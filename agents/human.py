@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from hiddenhand.envs import make as make_env
 
-from . import make
+from . import bind_agents, make
 
 QUIT_WORDS = {"q", "quit", "exit"}
 
@@ -36,6 +36,7 @@ def play_in_terminal(
     me = raw.possible_agents[seat]
     bots = iter(opponents)
     agents = {name: None if name == me else make(next(bots), raw.game, seed) for name in raw.possible_agents}
+    bind_agents(env, agents)
     write(f"You are {me}. Type a move (e.g. {raw.game.action_to_string(raw.legal_actions()[0])}) or q to quit.")
     for name in env.agent_iter():
         observation, _, termination, truncation, info = env.last()

@@ -10,7 +10,7 @@ import numpy as np
 
 from hiddenhand.envs import make as make_env
 
-from . import Agent, make
+from . import Agent, bind_agents, make
 
 
 @dataclass
@@ -89,10 +89,12 @@ def wilson_interval(successes: float, trials: int, z: float = 1.959964) -> tuple
 
 
 def play_game(env, agents: Sequence[Agent], seed: int) -> tuple[list[float], list[float], list[int], bool]:
-    """Play one game with ``agents[seat]`` in each seat; returns scores, rewards, winner seats, truncated."""
+    """Play one game with ``agents[seat]`` in each seat; returns scores, rewards, winner seats, truncated.
+    Agents are reseeded, then bound to their seat (``agent.bind(env, agent_id)``), before the game."""
     env.reset(seed=seed)
     for offset, agent in enumerate(agents):
         agent.reset(seed=seed * 1009 + offset)
+    bind_agents(env, agents)
     raw = env.unwrapped
     seat_of = {name: i for i, name in enumerate(raw.possible_agents)}
     rewards = [0.0] * len(agents)

@@ -1,0 +1,274 @@
+"""What the search agents share: options, binding to an env, re-deals, cheap state copies, rollouts and
+the evaluation of a position.
+
+A search agent reaches the game only through :meth:`SearchAgent.bind` (the env and its seat). Per move it
+asks the env for ONE re-dealt copy, ``env.determinize(agent_id, seed)``, whose hidden part depends only on
+what its seat knows; every further determinization is a cheap copy of that copy's state re-dealt again
+with ``State.resample_hidden(seat, rng)`` (no JSON round trip, no new env). The true state is never read.
+Rollouts run on the rules engine (``legal_mask`` and ``apply``); a rollout policy that needs observations
+(a heuristic or a trained agent) gets them from a private observer (``observer_class(game).encode``).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from hiddenhand.envs.core.game import Game, State
+from hiddenhand.envs.core.options import Choice, ConfigError, Int, Kind, Option, Optional, Options, check
+from hiddenhand.envs.core.rewards import score_margin_rewards, win_loss_rewards
+
+from ..base import Agent
+
+
+class Float(Kind):
+    """A real number in ``(low, high]`` (ints accepted, booleans not)."""
+
+    def __init__(self, low: float = 0.0, high: float = math.inf):
+        self.low, self.high = low, high
+        self.allowed = f"a number > {low}" + (f" and <= {high}" if high != math.inf else "")
+
+    def convert(self, value: Any) -> float:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise ValueError
+        value = float(value)
+        if not (self.low < value <= self.high) or math.isnan(value):
+            raise ValueError
+        return value
+
+
+class Text(Kind):
+    allowed = "a non-empty string"
+
+    def convert(self, value: Any) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError
+        return value.strip()
+
+
+class Horizon(Kind):
+    """``None`` (play to the end), a number of plies from the root, or ``"round"`` (to the end of the
+    current round, for games with a round hook)."""
+
+    allowed = "None, an int >= 1 (plies) or 'round'"
+
+    def convert(self, value: Any) -> Any:
+        if value is None or value == "round":
+            return value
+        return Int(1).convert(value)
+
+
+#: Per game: how to read the round a state is in (enables ``horizon="round"``).
+ROUND_OF: dict[str, Callable[[State], int]] = {
+    "david_goliath": lambda state: state.round,
+}
+
+#: Per game and algorithm: defaults chosen to stay within about 200 ms per move on one core (see
+#: docs in ``hiddenhand.agents.search``). Anything not listed falls back to the class defaults.
+GAME_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
+    "david_goliath": {"ismcts": {"iterations": 200, "horizon": "round"},
+                      "pimc": {"determinizations": 8, "horizon": "round"}},
+    "koehandel": {"ismcts": {"iterations": 40, "horizon": 60},
+                  "pimc": {"determinizations": 2, "horizon": 40}},
+    "rattus_cartus": {"ismcts": {"iterations": 60, "horizon": 80},
+                      "pimc": {"determinizations": 3, "horizon": 60}},
+}
+
+COMMON_OPTIONS = [
+    Option("seconds", None, Optional(Float(0.0)), "time budget per move (overrides the iteration budget; "
+                                                  "then moves are not reproducible)"),
+    Option("rollout", "random", Text(), "rollout policy: random, heuristic, or a trained agent's name or file"),
+    Option("horizon", None, Horizon(), "rollout depth in plies from the root, 'round', or None (to the end)"),
+    Option("value", "margin", Choice("margin", "win"), "position value: score margin / score_scale, or at "
+                                                        "the end of the game the win/loss reward"),
+]
+
+
+class SearchAgent(Agent):
+    """Base of the search agents: options, ``bind``, re-deals, copies, rollouts and values."""
+
+    name: ClassVar[str] = "search"
+    algorithm: ClassVar[str]
+    OPTIONS: ClassVar[Options]
+
+    def __init__(self, game: Game, seed: int | None = None, **options: Any):
+        defaults = GAME_DEFAULTS.get(game.name, {}).get(self.algorithm, {})
+        opts = self.OPTIONS.resolve({**defaults, **options}, where=f"{self.algorithm} agent")
+        if opts["horizon"] == "round" and game.name not in ROUND_OF:
+            raise ConfigError(f"{self.algorithm} agent: horizon='round' needs a round hook; {game.name} has "
+                              f"none (give a number of plies or None)")
+        self.game = game
+        self.options = opts
+        self.seconds: float | None = opts["seconds"]
+        self.horizon = opts["horizon"]
+        self.value_mode = opts["value"]
+        self._round_of = ROUND_OF.get(game.name)
+        self._seed = seed
+        self._rng = np.random.default_rng(seed)
+        self._policy = self._rollout_policy(opts["rollout"], seed)
+        self._observer = None
+        if self._policy is not None:
+            from hiddenhand.envs import load_module
+
+            self._observer = load_module(game.name).raw_env.observer_class(game)
+        self._env = None
+        self._agent_id: str | None = None
+        self._seat = -1
+        self.last_iterations = 0  # iterations (or rollouts) spent on the last move, for reports
+
+    # ------------------------------------------------------------------ the Agent interface
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self._seed = seed
+            self._rng = np.random.default_rng(seed)
+            if self._policy is not None:
+                self._policy.reset(seed)
+
+    def bind(self, env: Any, agent_id: str) -> None:
+        """Attach to the env this agent plays in, as ``agent_id``; called before every game. Through it
+        the agent uses only ``determinize(agent_id, seed)``: what its own seat may know."""
+        raw = env.unwrapped
+        game = raw.game
+        if game.name != self.game.name or game.num_players != self.game.num_players or \
+                game.config() != self.game.config():
+            raise ValueError(f"{self.algorithm} agent: built for {self.game.name} {self.game.config()}, bound to "
+                             f"{game.name} {game.config()}")
+        if agent_id not in raw.possible_agents:
+            raise ValueError(f"{self.algorithm} agent: unknown agent {agent_id!r}; agents: {raw.possible_agents}")
+        self._env = raw
+        self._agent_id = agent_id
+        self._seat = raw.possible_agents.index(agent_id)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError(f"{self.algorithm} agent: the action mask has no legal action")
+        if self._env is None:
+            raise RuntimeError(f"{self.algorithm} agent: call bind(env, agent_id) before a game (every game loop "
+                               f"of hiddenhand does)")
+        move_seed = int(self._rng.integers(2**63))  # drawn even for a forced move: the stream stays aligned
+        if legal.size == 1:
+            self.last_iterations = 0
+            return int(legal[0])
+        if self._env.agent_selection != self._agent_id:
+            raise RuntimeError(f"{self.algorithm} agent: bound as {self._agent_id!r} but "
+                               f"{self._env.agent_selection!r} is to move")
+        rng = np.random.default_rng(move_seed)
+        base = self._env.determinize(self._agent_id, int(rng.integers(2**63))).state_
+        sampler = _Sampler(base, self._seat, rng)
+        return int(self.search(sampler, legal, rng, random.Random(int(rng.integers(2**63)))))
+
+    def search(self, sampler: _Sampler, legal: np.ndarray, rng: np.random.Generator,
+               fast: random.Random) -> int:
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------ helpers for the algorithms
+    def _deadline(self) -> float | None:
+        return None if self.seconds is None else time.perf_counter() + self.seconds
+
+    def _stop_at(self, root: State) -> tuple[int | None, int | None]:
+        """(ply limit, round) of a rollout from ``root``: one of them is set by ``horizon``."""
+        if self.horizon == "round":
+            return None, self._round_of(root)
+        return self.horizon, None
+
+    def rollout(self, state: State, plies: int, limit: int | None, round_: int | None,
+                rng: np.random.Generator, fast: random.Random) -> None:
+        """Play ``state`` on in place with the rollout policy until the end, ``limit`` plies from the root
+        (``plies`` already played) or the end of round ``round_``."""
+        policy, observer = self._policy, self._observer
+        round_of = self._round_of
+        randrange = fast.randrange
+        stop = -1 if limit is None else limit - plies  # plies left (never reached when -1)
+        while not state.is_terminal and stop:
+            if round_ is not None and round_of(state) != round_:
+                return
+            mask = state.legal_mask()
+            if policy is None:
+                legal = mask.nonzero()[0]
+                action = int(legal[randrange(len(legal))])
+            else:
+                action = int(policy.act(observer.encode(state, state.current_player), mask))
+            state.apply(action, rng)
+            stop -= 1
+
+    def values(self, state: State) -> list[float]:
+        """Every seat's value of a (rolled-out) position."""
+        scores = state.scores()
+        if self.value_mode == "win" and state.is_terminal:
+            return win_loss_rewards(scores)
+        return score_margin_rewards(scores, self.game.score_scale)
+
+    def _rollout_policy(self, name: str, seed: int | None) -> Agent | None:
+        if name == "random":
+            return None
+        from . import load_agent  # a heuristic or a trained agent, checked against the game
+
+        if name.split(":")[0] in ("ismcts", "pimc"):
+            raise ConfigError(f"{self.algorithm} agent: rollout={name!r}: a search agent cannot be a rollout policy")
+        return load_agent(name, self.game, seed)
+
+
+class _Sampler:
+    """Determinizations of one decision: the first is ``env.determinize``'s copy, each further one a copy
+    of it re-dealt with ``resample_hidden`` (so all depend only on the seat's information)."""
+
+    def __init__(self, base: State, seat: int, rng: np.random.Generator):
+        self.base, self.seat, self.rng = base, seat, rng
+        self.game = base.game
+        self.count = 0
+        clone = getattr(base, "clone", None)
+        self._clone = clone if callable(clone) else None
+
+    def copy(self, state: State) -> State:
+        """A copy of ``state`` that shares nothing mutable with it (``State.clone()`` when the game has one)."""
+        if self._clone is not None:
+            return state.clone()
+        return copy.deepcopy(state, {id(self.game): self.game})
+
+    def sample(self) -> State:
+        """A fresh determinization, to play on in place."""
+        state = self.copy(self.base)
+        if self.count:
+            state.resample_hidden(self.seat, self.rng)
+        self.count += 1
+        return state
+
+
+def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
+    """``"ismcts:iterations=400,rollout=heuristic"`` (or with ``:`` between the options, which the CLI's
+    comma-separated agent lists keep intact) -> ``("ismcts", {"iterations": 400, "rollout": "heuristic"})``.
+    Values are read as ints, floats, ``true``/``false``, ``none`` or else strings."""
+    name, _, rest = text.partition(":")
+    options: dict[str, Any] = {}
+    for item in rest.replace(",", ":").split(":") if rest else []:
+        if not item.strip():
+            continue
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"agent spec {text!r}: {item!r} is not key=value")
+        options[key.strip()] = _value(raw.strip())
+    return name.strip(), options
+
+
+def _value(raw: str) -> Any:
+    lower = raw.lower()
+    if lower in ("none", "null"):
+        return None
+    if lower in ("true", "false"):
+        return lower == "true"
+    for kind in (int, float):
+        try:
+            return kind(raw)
+        except ValueError:
+            pass
+    return raw
+
+
+__all__ = ["COMMON_OPTIONS", "Float", "GAME_DEFAULTS", "ROUND_OF", "SearchAgent", "check", "parse_spec"]
