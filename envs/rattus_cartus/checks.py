@@ -281,9 +281,47 @@ def invariants(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
         for q in range(NUN_ROW_SIZE):
             if state.peeked[p][q] != (state.peek_count[p][q] > 0):
                 problems.append(f"seat {p} position {q}: peeked and the public look count disagree")
+    # --- special cards per type: every card taken and not shown is held by somebody (hidden transfers
+    # cancel out over all players; revealed cards are shown but still lie in front of their owner)
+    for s_ in range(5):
+        item = NUM_KINDS + s_
+        held = sum(state.hands[p][item] + state.pending[p][item] + state.committed[p][item] for p in range(n))
+        record = sum(state.taken[p][s_] - state.shown[p][6 + s_] + (state.committed[p][item] if state.revealed[p] else 0)
+                     for p in range(n))
+        if held != record:
+            problems.append(f"special type {s_}: {held} held but the public record accounts for {record}")
+    for p in range(n):
+        if not any(state.revealed[p:p + 1]) and any(state.last_reveal[p]):
+            problems.append(f"seat {p} has a reveal record without having revealed")
+        for q in range(n):
+            if q != p and not state.gift_flag[p][q]:
+                holding = [state.hands[q][i] + state.pending[q][i] + state.committed[q][i] for i in range(NUM_ITEMS)]
+                if any(state.gifts[p][q][i] > holding[i] for i in range(NUM_ITEMS)):
+                    problems.append(f"seat {p}'s record of cards given to seat {q} exceeds what {q} holds")
+            if state.gift_flag[p][q] and not state.hidden_out[q]:
+                problems.append(f"seat {p} flags seat {q} as a giver, but {q} gave no hidden cards")
+    problems += _building_set(game, state)
     # --- flow: the decision on turn
     problems += _flow(game, state)
     return problems
+
+
+def _building_set(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
+    """The 30 cards fit the selection method (§2.3)."""
+    counts = [0] * 12
+    for card in state.building_set:
+        counts[card // 5] += 1
+    if game.building_selection == "agreed":
+        expected = [game.agreed_counts.get(name, 0) for name in BUILDINGS]
+        if counts != expected:
+            return [f"the building set {counts} is not the agreed set {expected}"]
+        return []
+    if game.num_players == 2 and game.exclude_watchtower_2p and counts[7]:
+        return ["a Watchtower in a 2-player game that excludes it"]
+    if game.building_selection == "random_building_per_class" and any(
+            counts[2 * c] and counts[2 * c + 1] for c in range(NUM_CLASSES)):
+        return ["two buildings of one class under random_building_per_class"]
+    return []
 
 
 def _flow(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
@@ -309,24 +347,36 @@ def _flow(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
     for q in range(n):
         if state.entered[q] < 0 and (any(state.committed[q]) or state.announced[q] >= 0):
             out.append(f"seat {q} committed cards without entering")
+    if phase != PHASE_D and (state.queue or state.cands or state.wt_victims or state.sword != [-1, -1]
+                             or state.flute != -1 or state.rsp != -1 or any(state.revealed) or state.slot
+                             or state.stage != ST_START or state.first_pos != -1 or state.qi
+                             or any(any(state.pending[q]) for q in range(n))):
+        out.append("resolution records outside phase D")
     if phase == PHASE_B:
         if d not in (D1, D2) or state.turn >= n or p != (state.start + state.turn) % n or entered:
             out.append(f"phase B: decision {d} of seat {p} at turn {state.turn}")
-        if d == D2 and (state.left < 1 or state.supply_slot[p] < 0):
-            out.append("D2 without looks due")
-        if d == D1 and state.supply_slot[p] >= 0:
-            out.append("D1 for a seat that already chose")
+        chosen = [state.supply_slot[(state.start + t) % n] >= 0 for t in range(n)]
+        if chosen != [t < state.turn or (t == state.turn and d == D2) for t in range(n)]:
+            out.append("supply choices disagree with the turn")
+        if d == D2 and not 1 <= state.left <= game.supply_action[state.row[state.supply_slot[p]]][2]:
+            out.append("D2 with more or fewer looks due than the supply action gives")
+        if d == D1 and state.left:
+            out.append("D1 with looks due")
     elif phase == PHASE_C:
         if d == D3:
             if state.entered[p] >= 0:
                 out.append(f"D3 for seat {p}, which already entered")
         elif d == D4:
-            if state.entered[p] < 0 or state.announced[p] >= 0:
+            if state.entered[p] < 0 or state.announced[p] >= 0 or state.entry_order[p] != state.num_entered - 1:
                 out.append(f"D4 for seat {p} that is not committing")
         else:
             out.append(f"phase C with decision {d}")
         if sum(a >= 0 for a in state.announced) == n:
             out.append("phase C with everybody's cards announced")
+        for q in entered:
+            if (state.announced[q] >= 0) == (d == D4 and q == p) or (
+                    state.announced[q] >= 0 and state.announced[q] != sum(state.committed[q])):
+                out.append(f"seat {q}'s announced count disagrees")
         if any(state.revealed):
             out.append("revealed cards in phase C")
     else:
@@ -335,6 +385,60 @@ def _flow(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
         entrants = state.entrants[state.slot] if state.slot < k else []
         if not entrants:
             out.append("phase D waits on an empty slot")
+            return out
+        if any(state.announced[q] != sum(state.committed[q]) for q in range(n) if state.entered[q] >= state.slot):
+            out.append("committed cards disagree with the announced counts")
+        for q in range(n):
+            done = state.entered[q] < state.slot or (state.entered[q] == state.slot and state.stage != ST_START)
+            if state.revealed[q] != done or (state.entered[q] < state.slot and any(state.committed[q])):
+                out.append(f"seat {q}'s reveal disagrees with the slot being resolved")
+        if n == 2:
+            m = [sum(state.committed[q][:NUM_KINDS]) + state.committed[q][NUM_KINDS] for q in range(2)]
+            if state.stage != ST_START or state.slot:
+                pass  # cards of resolved slots are gone; the stored choice stands
+            elif state.rsp != (0 if m[0] > m[1] else 1 if m[1] > m[0] else
+                               0 if state.entry_order[0] < state.entry_order[1] else 1):
+                out.append("the 2-player special-action player disagrees with the cards committed")
+            if state.rsp < 0:
+                out.append("2 players: no special-action player in phase D")
+        elif state.rsp != -1:
+            out.append("a round special-action player with more than 2 players")
+        swords = [state.committed[q][NUM_KINDS + 1] for q in entrants]
+        flutes = [state.committed[q][NUM_KINDS + 2] for q in entrants]
+        if d in (D5, D6):
+            winner = entrants[swords.index(max(swords))]
+            low = [q for q, v in zip(entrants, swords) if v == min(swords)]
+            if max(swords) == min(swords) or state.sword[0] != winner or (d == D5 and (p != winner or state.cands != low)):
+                out.append("the Sword resolution disagrees with the Swords committed")
+            if d == D6 and (state.sword[1] not in low or state.left > state.hand_size[p]):
+                out.append("D6 by a seat that is no Sword loser")
+        if d == D7:
+            winner = entrants[flutes.index(max(flutes))]
+            low = [q for q, v in zip(entrants, flutes) if v == min(flutes)]
+            if max(flutes) == min(flutes) or p != winner or state.flute != p or state.cands != low or state.rats[p] < 1:
+                out.append("the Flute resolution disagrees with the Flutes committed")
+        if d in (D8, D9, D10):
+            special = state.special_player(entrants)
+            expected = [] if state.round == game.rounds - 1 else (
+                ([[special, 1]] if special >= 0 else []) + [[q, 0] for q in entrants if q != special])
+            if state.queue != expected or state.stage != ST_ACTIONS:
+                out.append("the action queue disagrees with the slot")
+            elif state.qi < len(state.queue):
+                owner, special_flag = state.queue[state.qi]
+                building = state.row[state.slot] // 5
+                wanted = {D8: 4, D9: 2, D10: 3}[d]
+                if building != {4: 8, 2: 5, 3: 7}[wanted] or (d == D10 and not special_flag):
+                    out.append("the decision does not belong to the building resolving")
+                if d == D8 and not (state.left <= (2 if special_flag else 1) and (state.first_pos < 0) == (
+                        state.left == 2 or not special_flag)):
+                    out.append("D8 looks disagree with the action")
+                if d == D9 and state.left > (3 if special_flag else 2):
+                    out.append("D9 discards beyond the Hospital's limit")
+                if d == D10:
+                    protected = {q for q in range(n) if state.row[state.entered[q]] // 5 == 7}
+                    if (len(set(state.wt_victims)) != len(state.wt_victims) or owner in state.wt_victims
+                            or any(q in protected for q in state.wt_victims) or state.left > 3 or state.wt_t < 0):
+                        out.append("Watchtower victims disagree with the protection")
         if d in (D5, D7):
             if state.cands == [] or p not in entrants or any(c not in entrants or c == p for c in state.cands):
                 out.append("D5/D7 candidates must be other entrants of the slot")

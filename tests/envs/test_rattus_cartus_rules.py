@@ -406,6 +406,7 @@ def test_brewery_draws_by_influence_and_supplies_run_short():
     s.supply[0] = 2  # two jokers left: keep conservation by parking the rest with seat 2
     s.hands[2][JOKER_I] += 13
     s.hand_size[2] += 13
+    s.taken[2][0] += 13
     deck = len(s.deck)
     play(env, "SLOT 0", "CARD PEASANTRY", "CARD PEASANTRY", "CARD PEASANTRY", "CARD PEASANTRY", "CARD PEASANTRY",
          "STOP", "SLOT 0", "CARD PEASANTRY", "CARD PEASANTRY", "CARD PEASANTRY", "STOP",
