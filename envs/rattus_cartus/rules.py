@@ -183,7 +183,8 @@ class RattusCartusGame(Game):
         kind = self.act_kind[action]
         decision = state.decision
         if kind == A.CARD and decision in (D4, D6, D10):
-            return {D4: "commits a card", D6: "gives a card (Sword)", D10: "gives a card (Watchtower)"}[decision]
+            return {D4: "a card face down", D6: "a card face down to the Sword winner",
+                    D10: "a card face down to the Watchtower"}[decision]
         return self.action_to_string(action)
 
     def mask_of(self, actions: tuple[int, ...]) -> np.ndarray:
