@@ -257,9 +257,9 @@ def test_pass_chain_and_its_legality():
     play(env, "SLOT 0", "STOP")
     assert s.current_player == 0 and "PASS" not in legal_names(env)  # the lone remaining player must enter
     assert s.entry_order == [-1, 1, 0]
-    play(env, "SLOT 0", "STOP")
-    assert s.entry_pos[0] == 1 and s.entry_order[0] == 2
-    assert "pass" not in [n.lower() for n in legal_names(env)] or s.phase != R.PHASE_C
+    assert s.current_player == 0 and s.decision == R.D3
+    play(env, "SLOT 0")
+    assert s.entry_pos[0] == 1 and s.entry_order[0] == 2 and s.passes == [2, 1, 0]
 
 
 def test_pass_and_gold_cannot_be_committed():
@@ -343,7 +343,6 @@ def test_two_players_get_one_special_action_per_round():
     play(env, "PASS")  # seat 1 enters first
     play(env, "SLOT 0", "CARD CHURCH", "STOP")  # seat 1: Monastery, M 1
     play(env, "SLOT 1", "CARD CHURCH", "STOP")  # seat 0: Farm, M 1 (tie: seat 1 entered first)
-    assert s.rsp == 1 or s.phase != R.PHASE_D
     # seat 1 special at the Monastery (2 rats), seat 0 normal at the Farm (draws 2, alone there)
     assert s.rats == [8 + 1, 8 - 2]
     assert s.hand_size[0] == 3 + 2 and s.hand_size[1] == 4
@@ -522,7 +521,6 @@ def test_plague_check_and_winner_ties():
     env = scored(3, [3, 3, 2], row, influence=[[10, 0, 0, 0, 0, 0], [0, 10, 0, 0, 0, 0], [0, 0, 0, 0, 0, 10]])
     result = st(env).result
     vp = result["vp"]
-    assert vp[0] == vp[1] == vp[2] - 0 or True
     top = max(vp)
     tied = [p for p in range(3) if vp[p] == top]
     expected = [p for p in tied if result["rats"][p] == min(result["rats"][q] for q in tied)]
