@@ -1,100 +1,98 @@
 """Information-set sampler: re-deal everything hidden from one player, consistently with what it saw.
 
-The money history is replayed from the start (public starting hands, donkey payouts) through every
-event of the research record and the event in progress. A transfer the player saw keeps its
-composition; a hidden one gets a random composition that the giver could have made then: a legal
-payment of the price with the observed number of cards (§4.4), any cards of the observed number
-(pedigree stakes, offers, rat pots), offer pairs ordered as the trade's outcome says. Proven facts are
-checked where they happened: committed bids and buy-rights (mask mode), hands revealed by a default,
-exact-payment impossibility behind an observed overpayment (strict rule) (§11.2).
+``resample_hidden(state, viewer, rng)`` rewrites ``state`` in place into a world that ``viewer``
+cannot tell from the true one, built only from what ``viewer`` knows and from ``rng``:
 
-The replay is a sequential Monte Carlo search: a small population of worlds, random draws steered by
-what each seat must still be able to do later (:class:`Need`, computed backwards from the facts),
-backtracking to the latest random draw that touched the seats of a failed fact, and a few fresh
-restarts. It finds a world in the vast majority of positions; when it cannot, it raises
-:class:`SamplingError` rather than fall back on the true hidden state (measured: 6 of 380 positions
-of random-play games with 4 players, 0 of 240 with 6). The deck is reshuffled (2 players: keeping the
-visible back colour of the top card, with unseen money cards drawn from those the player has not
-seen), others' sealed pedigree commitments are redrawn, private bid raises and partial card
-selections reset.
+1. :class:`_History` turns the public record, as ``viewer`` saw it, into a list of steps on the players'
+   money (the public starting hands, donkey payouts, transfers whose composition ``viewer`` saw, and
+   *hidden* transfers of which it knows only the number of cards, the price of a payment, a trade's
+   outcome; proven facts: bids covered by cash in ``mask`` mode, hands shown by a default, no exact
+   payment behind a strict overpayment; docs/koehandel_rules.md §4-§8). It reads no hidden value.
+2. :func:`_search` replays the steps forward and draws each hidden transfer from the compositions that
+   the giver could have made then (a legal payment of the price with that many cards, or any cards of
+   that number weighted by how many card sets they stand for, offer pairs ordered as the trade's
+   outcome says). Draws are steered by what each seat must still be able to do later (:class:`Need`,
+   necessary conditions computed backwards), and the search is a complete depth-first search: a draw
+   that leads to a contradiction is undone and the next candidate tried, and dead (step, world) pairs
+   are remembered. The true history is one solution, so a world is always found; in practice the first
+   draw almost always succeeds.
+3. The state is rebuilt from the sampled world: hands, cards in transit (offer, pedigree stake, rat pot),
+   every event of the research record (hidden compositions, offer values, ``cash_before`` and
+   ``cash_after``, sealed pedigree commitments and tie lists), every player's private record (the
+   :class:`~.records.Memory` is replayed from the sampled events), others' private build steps (reset),
+   the deck order (drawn afresh from its public composition) and, with 2 players, the unseen money cards.
+
+Everything is computed from the viewer's information set and ``rng``: candidate lists are enumerated
+in canonical order and the deck is sorted before it is shuffled, so two positions that ``viewer``
+cannot tell apart give identical copies for one seed.
 """
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import actions as A
-from .config import DENOMINATIONS, NUM_DENOMS, NUM_SPECIES
-from .money import has_exact_payment, legal_payments, value
-from .rules import MONEY, PEDIGREE, KoehandelState
+from .cards import DENOMINATIONS, MONEY, NUM_ANIMALS, NUM_DENOMS, PEDIGREE, RAT
+from .money import auto_payment, has_exact_payment, legal_payments, value
+from .records import Memory
 
-POPULATIONS = (16,) * 10 + (64, 64)  # worlds per replay, one replay after the other until one succeeds
-MAX_FAILURES = 12  # backtracks per replay
-TRADE_TRIES = 24  # challenger offers tried per hidden trade round
-LOOKAHEAD = 2  # hidden payments ahead that a draw is checked against exactly
+if TYPE_CHECKING:  # no runtime import: rules imports this module
+    from .rules import KoehandelState
 
-
-class SamplingError(RuntimeError):
-    """No consistent re-deal was found within the search budget."""
+LOOKAHEAD = 2  # hidden payments ahead that a candidate is checked against exactly (Need.met_by)
+MAX_SLAP = 10
+QUICK_TRADES = 16  # quick random draws of a hidden trade's two offers before listing them all
 
 
-class World:
-    """Sampled money: every hand, the 2-player pool of money cards the player never saw, transit."""
-
-    def __init__(self, hands: list[list[int]], pool: list[int]):
-        self.hands = hands
-        self.pool = pool
-        self.transit: dict[str, Any] = {}
-
-    def copy(self) -> World:
-        world = World([list(h) for h in self.hands], list(self.pool))
-        world.transit = copy.deepcopy(self.transit)
-        return world
-
-    def cash(self, seat: int) -> int:
-        return value(self.hands[seat])
-
-    def take(self, seat: int, counts: list[int]) -> bool:
-        hand = self.hands[seat]
-        if any(hand[d] < counts[d] for d in range(NUM_DENOMS)):
-            return False
-        for d in range(NUM_DENOMS):
-            hand[d] -= counts[d]
-        return True
-
-    def give(self, seat: int, counts: list[int]) -> None:
-        for d in range(NUM_DENOMS):
-            self.hands[seat][d] += counts[d]
-
-
+# ---------------------------------------------------------------------------------- needs
 class Need:
     """What a seat's hand must hold before a step, for the facts up to its next hidden inflow.
 
     Coarse bounds (cards per denomination, cash, non-zero cards, n cards worth X for each hidden
     payment ahead) hold for the whole stretch; ``plan`` and ``then`` are exact up to the next hidden
     payment: after the seen moves and checks of ``plan``, some legal payment of ``then`` must leave a
-    hand meeting the need after it. Necessary conditions only, used to steer random draws.
+    hand meeting the need after it. Necessary conditions only: they prune candidates, never a
+    solution.
     """
 
-    __slots__ = ("cards", "cash", "nonzero", "payments", "plan", "then")
+    __slots__ = ("cards", "cash", "nonzero", "payments", "plan", "then", "demands", "trivial")
 
     def __init__(self, cards=None, cash: int = 0, nonzero: int = 0, payments: tuple = (),
-                 plan: tuple = (), then: tuple | None = None):
+                 plan: tuple = (), then: tuple | None = None, demands: tuple = ()):
         self.cards = cards or [0] * NUM_DENOMS
         self.cash, self.nonzero, self.payments = cash, nonzero, payments
         self.plan, self.then = plan, then
+        # (shapes, offset, budget): later the hand must contain one of the shapes (card count vectors)
+        # plus ``offset`` (seen outflows minus seen inflows until then), with at most ``budget`` cards
+        # of any kind arriving unseen in between to make up for what it lacks
+        self.demands = demands
+        self.trivial = (then is None and cash <= 0 and nonzero <= 0 and not payments and not demands
+                        and not any(c > 0 for c in self.cards))
 
     def met_by(self, hand: list[int], depth: int = LOOKAHEAD) -> bool:
         """Whether ``hand`` meets the need; ``depth`` hidden payments ahead are checked exactly."""
-        if not (all(h >= c for h, c in zip(hand, self.cards)) and value(hand) >= self.cash
-                and sum(hand) - hand[0] >= self.nonzero):
+        if self.trivial:
+            return True
+        for h, c in zip(hand, self.cards):
+            if h < c:
+                return False
+        if value(hand) < self.cash or sum(hand) - hand[0] < self.nonzero:
             return False
-        if not all(_top_value(hand, size) >= price for size, price in self.payments):
-            return False
+        for size, price in self.payments:
+            if _top_value(hand, size) < price:
+                return False
+        for shapes, offset, budget in self.demands:
+            for shape in shapes:
+                short = 0
+                for f, o, h in zip(shape, offset, hand):
+                    if f + o > h:
+                        short += f + o - h
+                if short <= budget:
+                    break
+            else:
+                return False
         if not depth or self.then is None:
             return True
         hand = list(hand)
@@ -109,19 +107,22 @@ class Need:
                 return False
             elif kind == "reveal" and hand != list(data):
                 return False
-        (price, size, rule), after = self.then
-        return any(after.met_by(_minus(hand, f), depth - 1)
-                   for f in legal_payments(hand, price, rule) if sum(f) == size)
+        (price, size, rule, auto), after = self.then
+        options = [f for f in legal_payments(hand, price, rule) if sum(f) == size]
+        if auto:
+            options = [f for f in options if f == auto_payment(legal_payments(hand, price, rule))]
+        return any(after.met_by(_minus(hand, f), depth - 1) for f in options)
 
     def before(self, effect: tuple) -> Need:
         """The need before an effect on this seat, given the need after it."""
         kind, data = effect
         cards, cash, nonzero, payments = list(self.cards), self.cash, self.nonzero, self.payments
         plan, then = (effect,) + self.plan, self.then
+        demands = _demands_before(self.demands, kind, data)
         if kind == "hidden_in":  # n unseen cards worth at most ``most`` arrive
             size, most = data
             return Need([max(0, c - size) for c in cards], cash - most, nonzero - size,
-                        tuple((n, price - most) for n, price in payments))
+                        tuple((n, price - most) for n, price in payments), demands=demands)
         if kind == "out":
             cards = [c + k for c, k in zip(cards, data)]
             cash, nonzero = cash + value(data), nonzero + sum(data) - data[0]
@@ -135,13 +136,85 @@ class Need:
             cards = [max(c, k) for c, k in zip(cards, data)]
             cash, nonzero = max(cash, value(data)), max(nonzero, sum(data) - data[0])
         elif kind == "pay":  # a hidden payment of price X with n cards
-            price, size, _ = data
+            price, size, _, _ = data
             cash, nonzero = max(price, cash + price), max(size, nonzero + size)
             payments = payments + ((size, price),)
             plan, then = (), (data, self)
-        else:  # any_out: unknown cards leave; the exact part cannot look past it
+        else:  # any_out: n unknown cards leave; the exact part cannot look past it
             plan, then = (), None
-        return Need(cards, cash, nonzero, payments, plan, then)
+        return Need(cards, cash, nonzero, payments, plan, then, demands)
+
+
+MAX_DEMANDS = 6
+NO_OFFSET = (0,) * NUM_DENOMS
+
+
+def _demands_before(demands: tuple, kind: str, data) -> tuple:
+    """The demands of a need (see :class:`Need`) before an effect, the nearest first."""
+    if kind == "hidden_in":
+        size = data[0]
+        out = []
+        for shapes, offset, budget in demands:
+            budget += size
+            if budget < len_bound(shapes, offset):
+                out.append((shapes, offset, budget))
+        return tuple(out)
+    if kind == "in":
+        return tuple((shapes, tuple(o - k for o, k in zip(offset, data)), budget)
+                     for shapes, offset, budget in demands)
+    if kind == "out":
+        moved = tuple((shapes, tuple(o + k for o, k in zip(offset, data)), budget)
+                      for shapes, offset, budget in demands)
+        return (((tuple(data),), NO_OFFSET, 0),) + moved[:MAX_DEMANDS - 1]
+    if kind == "reveal":
+        return (((tuple(data),), NO_OFFSET, 0),) + demands[:MAX_DEMANDS - 1]
+    if kind == "pay":
+        price, size, _, _ = data
+        return ((payment_shapes(price, size), NO_OFFSET, 0),) + demands[:MAX_DEMANDS - 1]
+    return demands
+
+
+def len_bound(shapes: tuple, offset: tuple) -> int:
+    """Cards that may be missing at most, for any hand: beyond that a demand always holds."""
+    return min(sum(shape) for shape in shapes) + sum(o for o in offset if o > 0) if shapes else 0
+
+
+_SHAPES: dict = {}
+
+
+def payment_shapes(price: int, size: int) -> tuple:
+    """Every count vector of ``size`` non-zero cards that pays ``price`` without a redundant card
+    (§4.4), whatever the hand (a payment under any rule is one of these)."""
+    key = (price, size)
+    found = _SHAPES.get(key)
+    if found is not None:
+        return found
+    out: list[tuple] = []
+    chosen = [0] * NUM_DENOMS
+    for low in range(1, NUM_DENOMS):  # the smallest denomination in the payment
+        top = price + DENOMINATIONS[low] - 1
+
+        def extend(d: int, left: int, worth: int) -> None:
+            if d == low:
+                chosen[d] = left
+                if left >= 1 and price <= worth + left * DENOMINATIONS[d] <= top:
+                    out.append(tuple(chosen))
+                chosen[d] = 0
+                return
+            for k in range(left):  # leave at least one card for ``low``
+                total = worth + k * DENOMINATIONS[d]
+                if total + (left - k) * DENOMINATIONS[low] > top:
+                    break
+                if total + (left - k) * DENOMINATIONS[d - 1] < price and d - 1 == low:
+                    continue
+                chosen[d] = k
+                extend(d - 1, left - k, total)
+            chosen[d] = 0
+
+        if size >= 1:
+            extend(NUM_DENOMS - 1, size, 0)
+    _SHAPES[key] = found = tuple(out)
+    return found
 
 
 def _top_value(hand: list[int], size: int) -> int:
@@ -156,52 +229,12 @@ def _top_value(hand: list[int], size: int) -> int:
     return total
 
 
-class Step:
-    """One fact replayed on a world. ``run(world, rng, needs)`` returns False when the world
-    contradicts it; ``needs`` are the seats' needs after the step (random steps draw to meet them).
-    ``actual`` keeps what really happened in a random step, for tests of the sampler only."""
-
-    __slots__ = ("run", "random", "seats", "effects", "actual")
-
-    def __init__(self, run, random: bool, effects: list[tuple[int, tuple]], actual=None):
-        self.run, self.random, self.effects, self.actual = run, random, effects, actual
-        self.seats = frozenset(seat for seat, _ in effects)
+def _minus(hand: list[int], counts: list[int]) -> list[int]:
+    return [h - k for h, k in zip(hand, counts)]
 
 
-def random_cards(counts: list[int], size: int, rng: np.random.Generator) -> list[int] | None:
-    """A uniformly random sub-multiset of ``size`` cards (every card equally likely)."""
-    cards = [d for d in range(NUM_DENOMS) for _ in range(counts[d])]
-    if len(cards) < size:
-        return None
-    out = [0] * NUM_DENOMS
-    for index in rng.choice(len(cards), size, replace=False) if size else ():
-        out[cards[index]] += 1
-    return out
-
-
-def sub_multisets(counts: list[int], size: int) -> list[tuple[list[int], int]]:
-    """Every sub-multiset of ``size`` cards as (count vector, number of card subsets it stands for)."""
-    found: list[tuple[list[int], int]] = []
-    chosen = [0] * NUM_DENOMS
-
-    def extend(d: int, left: int, ways: int) -> None:
-        if d == NUM_DENOMS:
-            if left == 0:
-                found.append((list(chosen), ways))
-            return
-        for k in range(min(left, counts[d]) + 1):
-            chosen[d] = k
-            extend(d + 1, left - k, ways * _binomial(counts[d], k))
-        chosen[d] = 0
-
-    extend(0, size, 1)
-    return found
-
-
-def _weighted(options: list[tuple[list[int], int]], rng: np.random.Generator) -> list[int]:
-    """One of the (composition, weight) options, drawn in proportion to its weight."""
-    weights = np.array([ways for _, ways in options], float)
-    return options[int(rng.choice(len(options), p=weights / weights.sum()))][0]
+def _plus(hand: list[int], counts: list[int]) -> list[int]:
+    return [h + k for h, k in zip(hand, counts)]
 
 
 def _binomial(n: int, k: int) -> int:
@@ -211,108 +244,244 @@ def _binomial(n: int, k: int) -> int:
     return out
 
 
+def sub_multisets(counts: list[int], size: int) -> list[tuple[list[int], int]]:
+    """Every sub-multiset of ``size`` cards as (count vector, number of card subsets it stands for)."""
+    found: list[tuple[list[int], int]] = []
+    chosen = [0] * NUM_DENOMS
+    room = [0] * (NUM_DENOMS + 1)  # cards of denominations >= d
+    for d in range(NUM_DENOMS - 1, -1, -1):
+        room[d] = room[d + 1] + counts[d]
+
+    def extend(d: int, left: int, ways: int) -> None:
+        if d == NUM_DENOMS:
+            if left == 0:
+                found.append((list(chosen), ways))
+            return
+        for k in range(max(0, left - room[d + 1]), min(left, counts[d]) + 1):
+            chosen[d] = k
+            extend(d + 1, left - k, ways * _binomial(counts[d], k))
+        chosen[d] = 0
+
+    extend(0, size, 1)
+    return found
+
+
+def _random_cards(hand: list[int], size: int, rng: np.random.Generator) -> list[int]:
+    """``size`` cards of ``hand``, every card equally likely."""
+    cards = [d for d in range(NUM_DENOMS) for _ in range(hand[d])]
+    out = [0] * NUM_DENOMS
+    for _ in range(size):
+        out[cards.pop(int(rng.integers(len(cards))))] += 1
+    return out
+
+
+def _outcome(offer: int, counter: int) -> str:
+    return "challenger" if offer > counter else "challenged" if counter > offer else "tie"
+
+
+# ---------------------------------------------------------------------------------- world and steps
+class _World:
+    """Sampled money: every hand, cards in transit (by key), the 2-player pool of unseen money cards."""
+
+    __slots__ = ("hands", "transit", "pool")
+
+    def __init__(self, hands: list[list[int]], transit: dict, pool: list[int]):
+        self.hands, self.transit, self.pool = hands, transit, pool
+
+    def copy(self) -> _World:
+        return _World([list(h) for h in self.hands], {k: list(v) for k, v in self.transit.items()}, list(self.pool))
+
+    def key(self) -> tuple:
+        return (tuple(map(tuple, self.hands)), tuple(sorted((k, tuple(v)) for k, v in self.transit.items())),
+                tuple(self.pool))
+
+    def take(self, seat: int, counts: list[int]) -> bool:
+        hand = self.hands[seat]
+        for d in range(NUM_DENOMS):
+            if hand[d] < counts[d]:
+                return False
+        for d in range(NUM_DENOMS):
+            hand[d] -= counts[d]
+        return True
+
+    def give(self, seat: int, counts: list[int]) -> None:
+        hand = self.hands[seat]
+        for d in range(NUM_DENOMS):
+            hand[d] += counts[d]
+
+
+class _Step:
+    """One fact of the history. A fixed step has ``run(world) -> bool`` (False: the world contradicts
+    it). A random step has ``candidates(world, needs_after, rng)``, an iterator over the choices it
+    may make, in random order, and ``apply(world, choice)``. ``tag`` names where the composition the
+    step moved (seen or drawn) goes when the state is rebuilt; ``effects`` feed the needs."""
+
+    __slots__ = ("run", "candidates", "apply", "effects", "tag", "known", "touch")
+
+    def __init__(self, effects, tag=None, run=None, candidates=None, apply=None, known=None, touch=()):
+        self.effects, self.tag, self.run = effects, tag, run
+        self.candidates, self.apply, self.known = candidates, apply, known
+        # the seats (and transit keys, "pool") whose contents the step reads or changes
+        self.touch = frozenset(seat for seat, _ in effects) | frozenset(touch)
+
+
+def _weighted_order(options: list, weights: list[float], rng: np.random.Generator):
+    """Yield ``options`` in random order, each next one drawn in proportion to its weight."""
+    options, weights = list(options), list(weights)
+    total = float(sum(weights))
+    while options:
+        if len(options) == 1:
+            yield options[0]
+            return
+        r = rng.random() * total
+        index = len(options) - 1
+        for i, w in enumerate(weights):
+            r -= w
+            if r < 0:
+                index = i
+                break
+        yield options.pop(index)
+        total -= weights.pop(index)
+
+
 class _History:
-    """Builds the replay steps of one state as seen by ``viewer``."""
+    """The steps of one state as ``viewer`` saw them. Reads only what ``viewer`` may know."""
 
     def __init__(self, state: KoehandelState, viewer: int):
-        self.s, self.v, self.cfg = state, viewer, state.cfg
-        self.steps: list[Step] = []
-        self.transit_seen: dict[str, list[int] | int] = {}  # composition if seen, else card count
-        self.deliveries: dict[str, dict[str, int]] = {}  # transit key -> taker and step index
-        self.needs: list[list[Need]] = []
-
-    def fixed(self, effects: list, check: Callable) -> None:
-        self.steps.append(Step(lambda world, rng, needs: check(world, rng), False, effects))
-
-    def random(self, effects: list, draw: Callable, actual) -> None:
-        self.steps.append(Step(draw, True, effects, actual))
+        self.s, self.v, self.cfg, self.n = state, viewer, state.cfg, state.n
+        self.steps: list[_Step] = []
+        self.bank = None  # the public bank, replayed for donkey payouts (3-6 players)
 
     # ---------------------------------------------------------------- primitive facts
+    def fixed(self, effects: list, run, tag=None, known=None, touch=()) -> None:
+        self.steps.append(_Step(effects, tag, run=run, known=known, touch=touch))
+
+    def mark(self, tag) -> None:
+        """Record the hands here (``cash_before``/``cash_after`` of an event)."""
+        self.steps.append(_Step([], tag, run=_always, known="hands"))
+
     def payout(self, amount: int) -> None:
-        d = (0, 10, 20, 50, 100, 200, 500).index(amount)
+        d = DENOMINATIONS.index(amount)
         one = [0] * NUM_DENOMS
         one[d] = 1
+        seats = []
+        for seat in range(self.n):
+            if self.bank[d]:
+                self.bank[d] -= 1
+                seats.append(seat)
 
-        def apply(world: World, rng) -> bool:
-            for seat in range(self.s.n):
-                world.give(seat, one)
+        def run(world: _World) -> bool:
+            for seat in seats:
+                world.hands[seat][d] += 1
             return True
-        self.fixed([(seat, ("in", one)) for seat in range(self.s.n)], apply)
+        self.fixed([(seat, ("in", one)) for seat in seats], run)
 
     def at_least(self, seat: int, amount: int) -> None:
-        self.fixed([(seat, ("at_least", amount))], lambda world, rng: world.cash(seat) >= amount)
+        def run(world: _World) -> bool:
+            return value(world.hands[seat]) >= amount
+        self.fixed([(seat, ("at_least", amount))], run)
 
     def revealed(self, seat: int, hand: list[int]) -> None:
-        self.fixed([(seat, ("reveal", hand))], lambda world, rng: world.hands[seat] == list(hand))
+        hand = list(hand)
 
-    def transfer(self, giver: int | None, taker: int | None, counts: list[int], seen: bool,
-                 key: str | None = None, price: int | None = None) -> None:
-        """Cards leave ``giver`` for ``taker`` (None: into transit under ``key``, delivered later by
-        :meth:`from_transit`); ``price`` marks an amount payment (§4.4)."""
-        size = sum(counts)
-        rule = self.cfg.payment_rule
-        delivery: dict[str, int] = {"start": len(self.steps)}
-        if key is not None:
-            self.transit_seen[key] = counts if seen else sum(counts)
-            self.deliveries[key] = delivery
-        if seen:
-            effects = [(giver, ("out", counts))] + ([(taker, ("in", counts))] if taker is not None else [])
+        def run(world: _World) -> bool:
+            return world.hands[seat] == hand
+        self.fixed([(seat, ("reveal", hand))], run)
 
-            def apply(world: World, rng) -> bool:
-                if price is not None and rule == "strict" and value(counts) > price \
-                        and has_exact_payment(world.hands[giver], price):
-                    return False  # an overpayment proves no exact payment existed (K-A11)
-                if not world.take(giver, counts):
-                    return False
-                _deliver(world, taker, counts, key)
-                return True
-            self.fixed(effects, apply)
-            return
+    def seen(self, giver: int, taker: int | None, counts: list[int], tag=None, price: int | None = None,
+             key: str | None = None) -> None:
+        """``counts`` (seen by the viewer) move from ``giver`` to ``taker`` (None: into transit ``key``)."""
+        counts = list(counts)
+        strict = price is not None and self.cfg.payment_rule == "strict" and value(counts) > price
+        auto = price is not None and self.cfg.auto_payment
+
+        def run(world: _World) -> bool:
+            hand = world.hands[giver]
+            if strict and has_exact_payment(hand, price):
+                return False  # an overpayment proves that no exact payment existed (K-A11)
+            if auto and list(auto_payment(legal_payments(hand, price, self.cfg.payment_rule))) != counts:
+                return False
+            if not world.take(giver, counts):
+                return False
+            if taker is None:
+                world.transit[key] = list(counts)
+            else:
+                world.give(taker, counts)
+            return True
+        effects = [(giver, ("out", counts))] + ([(taker, ("in", counts))] if taker is not None else [])
+        self.fixed(effects, run, tag, known=counts, touch=(key,) if taker is None else ())
+
+    def hidden(self, giver: int, taker: int | None, size: int, tag=None, price: int | None = None,
+               key: str | None = None) -> None:
+        """``size`` cards the viewer did not see move from ``giver`` to ``taker`` (None: into transit
+        ``key``); with a ``price``, they are a legal payment of it (§4.4)."""
+        rule, auto = self.cfg.payment_rule, self.cfg.auto_payment
         most = min(500 * size, price + 490) if price is not None else 500 * size
-        effects = [(giver, ("pay", (price, size, rule)) if price is not None else ("any_out", size))]
-        effects += [(taker, ("hidden_in", (size, most)))] if taker is not None else []
+        effects = [(giver, ("pay", (price, size, rule, auto)) if price is not None else ("any_out", size))]
+        if taker is not None:
+            effects.append((taker, ("hidden_in", (size, most))))
 
-        def draw(world: World, rng, needs) -> bool:
+        def candidates(world: _World, needs: list[Need], rng):
             hand = world.hands[giver]
             if price is not None:
-                options = [(f, 1) for f in legal_payments(hand, price, rule) if sum(f) == size]
-            else:  # every card equally likely: weigh each composition by its number of card sets
-                options = sub_multisets(hand, size)
-            fits = [(f, ways) for f, ways in options if _fits(world, needs, giver, f, taker)
-                    and ("taker" not in delivery or self.needs[delivery["index"] + 1][delivery["taker"]].met_by(
-                        _plus(world.hands[delivery["taker"]], f)))]
-            if not fits:
-                return False
-            chosen = list(_weighted(fits, rng))
-            world.take(giver, chosen)
-            _deliver(world, taker, chosen, key)
-            return True
-        self.random(effects, draw, [(giver, taker, key, counts)])
+                options = [f for f in map(list, legal_payments(hand, price, rule)) if sum(f) == size]
+                if auto:
+                    chosen = list(auto_payment(legal_payments(hand, price, rule))) if options else None
+                    options = [f for f in options if f == chosen]
+                weights = [1.0] * len(options)
+            need_g = needs[giver]
+            need_t = needs[taker] if taker is not None else None
 
-    def from_transit(self, key: str, taker: int) -> None:
-        seen = self.transit_seen[key]
-        delivery = self.deliveries.pop(key, None)
-        if delivery is not None and not any(taker in step.seats for step in self.steps[delivery["start"] + 1:]):
-            # the taker's hand does not change in between: the drawn cards must suit his needs then
-            delivery.update(taker=taker, index=len(self.steps))
+            def fits(f: list[int]) -> bool:
+                if taker == giver:  # a lay into a pot that its layer takes: the hand ends as it was
+                    return need_g.met_by(hand)
+                if not need_g.met_by(_minus(hand, f)):
+                    return False
+                return need_t is None or need_t.met_by(_plus(world.hands[taker], f))
 
-        def apply(world: World, rng) -> bool:
+            if price is None:  # every card equally likely: a quick draw, then all compositions
+                first = _random_cards(hand, size, rng)
+                if fits(first):
+                    yield first
+                pairs = [(f, w) for f, w in sub_multisets(hand, size) if f != first]
+                options, weights = [f for f, _ in pairs], [float(w) for _, w in pairs]
+            for f in _weighted_order(options, weights, rng):
+                if fits(f):
+                    yield f
+
+        def apply(world: _World, f: list[int]) -> None:
+            world.take(giver, f)
+            if taker is None:
+                world.transit[key] = list(f)
+            else:
+                world.give(taker, f)
+        self.steps.append(_Step(effects, tag, candidates=candidates, apply=apply,
+                                touch=(key,) if taker is None else ()))
+
+    def deliver(self, key: str, taker: int, known: list[int] | None, size: int) -> None:
+        """Cards in transit under ``key`` go to ``taker``."""
+        effect = ("in", known) if known is not None else ("hidden_in", (size, 500 * size))
+
+        def run(world: _World) -> bool:
             world.give(taker, world.transit.pop(key))
             return True
-        effect = ("hidden_in", (seen, 500 * seen)) if isinstance(seen, int) else ("in", seen)
-        self.fixed([(taker, effect)], apply)
+        self.fixed([(taker, effect)], run, touch=(key,))
 
     # ---------------------------------------------------------------- events
-    def auction(self, e: dict[str, Any]) -> None:
+    def auction(self, e: dict[str, Any], i) -> None:
+        self.mark(("begin", i))
         if e["donkey_payout"]:
             self.payout(e["donkey_payout"])
         self.bids_and_defaults(e["max_bids"], e["defaults"])
-        if e["payment"] is None:
-            return
-        if e["decision"] == "buy":
-            self.at_least(e["auctioneer"], e["price"])
-        seen = self.v in (e["payer"], e["payee"]) or self.cfg.public_auction_payments
-        self.transfer(e["payer"], e["payee"], e["payment"], seen, price=e["price"])
+        if e["payment"] is not None:
+            if e["decision"] == "buy":
+                self.at_least(e["auctioneer"], e["price"])
+            payer, payee = e["payer"], e["payee"]
+            if self.v in (payer, payee) or self.cfg.public_auction_payments:
+                self.seen(payer, payee, e["payment"], ("payment", i), price=e["price"])
+            else:
+                self.hidden(payer, payee, sum(e["payment"]), ("payment", i), price=e["price"])
+        self.mark(("end", i))
 
     def bids_and_defaults(self, max_bids: list[int], defaults: list[dict[str, Any]]) -> None:
         for default in defaults:
@@ -322,361 +491,633 @@ class _History:
                 if bid:
                     self.at_least(seat, bid)
 
-    def pedigree(self, e: dict[str, Any]) -> None:
+    def pedigree(self, e: dict[str, Any], i) -> None:
+        self.mark(("begin", i))
         for default in e["defaults"]:
             self.revealed(default["player"], default["hand"])
-        if e["payment"] is None:
-            return
-        w, a = e["winner"], e["auctioneer"]
-        stake_seen = self.v == w or (self.v == a and e["decision"] == "decline")
-        self.transfer(w, None, e["stake"], stake_seen, key="stake")
-        if e["decision"] == "decline":
-            self.from_transit("stake", a)
-        else:
-            self.transfer(a, w, e["payment"], self.v in (a, w))
-            self.from_transit("stake", w)
+        if e["payment"] is not None:
+            w, a, k = e["winner"], e["auctioneer"], e["count"]
+            if e["decision"] == "decline":  # the stake goes to the auctioneer
+                if self.v in (w, a):
+                    self.seen(w, a, e["stake"], ("stake", i))
+                else:
+                    self.hidden(w, a, k, ("stake", i))
+            else:  # the auctioneer pays k cards; the winner's stake goes out and back
+                if self.v == w:
+                    self.seen(w, w, e["stake"], ("stake", i))
+                else:  # it changes nobody's money: drawn once the world is found
+                    self.mark(("stake_hands", i))
+                if self.v in (w, a):
+                    self.seen(a, w, e["payment"], ("payment", i))
+                else:
+                    self.hidden(a, w, k, ("payment", i))
+        self.mark(("end", i))
 
-    def rat(self, pot: list[list[int]], taker: int | None) -> None:
-        """The pot's lays; with a taker, the pot goes to him (K-A18 decides what he saw)."""
-        n = self.s.n
-        laid = [[0] * NUM_DENOMS for _ in range(n)]
+    def rat(self, pot: list[list[int]], taker: int | None, i) -> None:
+        """The pot's lays, seat by seat (nothing else moves meanwhile); with a taker, the pot goes to him."""
+        if i != "now":
+            self.mark(("begin", i))
+        n, v = self.n, self.v
+        laid_by = [0] * n
+        own = [0] * NUM_DENOMS
         for seat, d in pot:
-            laid[seat][d] += 1
-        took, attribution = self.v == taker, self.cfg.rat_pot_attribution
-        if took and not attribution:
-            self._pot_split(laid)
+            laid_by[seat] += 1
+            if seat == v:
+                own[d] += 1
+        layers = [seat for seat in range(n) if laid_by[seat]]
+        if taker == v and not self.cfg.rat_pot_attribution:  # the viewer saw the pot as a whole
+            rest = [0] * NUM_DENOMS
+            for seat, d in pot:
+                if seat != v:
+                    rest[d] += 1
+            others = [seat for seat in layers if seat != v]
+            if v in layers:
+                self.seen(v, v, own, ("pot", i, v))
+            self.split(others, [laid_by[seat] for seat in others], rest, i)
         else:
-            for seat in range(n):
-                if any(laid[seat]):
-                    self.transfer(seat, None, laid[seat], seat == self.v or took, key=f"pot{seat}")
-        if taker is not None:
-            for seat in range(n):
-                if any(laid[seat]):
-                    self.from_transit(f"pot{seat}", taker)
+            sees_all = taker == v and self.cfg.rat_pot_attribution
+            for seat in layers:
+                target = taker if taker is not None else None
+                key = f"pot{seat}"
+                if seat == v or sees_all:
+                    counts = [0] * NUM_DENOMS
+                    for s2, d in pot:
+                        if s2 == seat:
+                            counts[d] += 1
+                    self.seen(seat, target, counts, ("pot", i, seat), key=key)
+                else:
+                    self.hidden(seat, target, laid_by[seat], ("pot", i, seat), key=key)
+        if i != "now":
+            self.mark(("end", i))
 
-    def _pot_split(self, laid: list[list[int]]) -> None:
-        """The taker saw the pot as a whole: split it among the other layers at random."""
-        n, me = self.s.n, self.v
-        others = [seat for seat in range(n) if seat != me and any(laid[seat])]
-        rest = [sum(laid[seat][d] for seat in others) for d in range(NUM_DENOMS)]
-        if any(laid[me]):
-            self.transfer(me, None, laid[me], True, key=f"pot{me}")
-        for seat in others:
-            self.transit_seen[f"pot{seat}"] = sum(laid[seat])
+    def split(self, others: list[int], sizes: list[int], rest: list[int], i) -> None:
+        """The viewer took a pot of known composition ``rest`` (apart from its own lays) without knowing
+        who laid which card: the layers' shares are drawn one after the other from what is left."""
+        key = "split"
 
-        def split(world: World, rng, needs) -> bool:
-            cards = [d for d in range(NUM_DENOMS) for _ in range(rest[d])]
-            rng.shuffle(cards)
-            start = 0
-            for seat in others:
-                size = sum(laid[seat])
-                share = [0] * NUM_DENOMS
-                for d in cards[start:start + size]:
-                    share[d] += 1
-                start += size
-                if not world.take(seat, share):
-                    return False
-                world.transit[f"pot{seat}"] = share
+        def start(world: _World) -> bool:
+            world.transit[key] = list(rest)
             return True
-        self.random([(seat, ("any_out", sum(laid[seat]))) for seat in others], split,
-                    [(seat, None, f"pot{seat}", laid[seat]) for seat in others])
+        self.fixed([], start, touch=(key,))
+        for index, (seat, size) in enumerate(zip(others, sizes)):
+            self.pot_share(seat, size, ("pot", i, seat), key, last=index == len(others) - 1)
 
-    def trade_round(self, c: int, d: int, rnd: dict[str, Any]) -> None:
-        trader = self.v in (c, d)
-        offer, counter = rnd["offer"], rnd["counter"]
-        if trader or counter is None:
-            self.transfer(c, None, offer, trader, key="offer")
-            if counter is not None:
-                self.transfer(d, c, counter, True)
-            self.from_transit("offer", d)
+        def end(world: _World) -> bool:
+            world.transit.pop(key, None)
+            world.give(self.v, rest)
+            return True
+        self.fixed([(self.v, ("in", rest))], end, touch=(key,))
+
+    def pot_share(self, seat: int, size: int, tag, key: str, last: bool) -> None:
+        def candidates(world: _World, needs: list[Need], rng):
+            left, hand = world.transit[key], world.hands[seat]
+            if last:
+                options, weights = [list(left)], [1.0]
+            else:
+                pairs = sub_multisets(left, size)
+                options, weights = [f for f, _ in pairs], [float(w) for _, w in pairs]
+            for f in _weighted_order(options, weights, rng):
+                if all(hand[d] >= f[d] for d in range(NUM_DENOMS)) and needs[seat].met_by(_minus(hand, f)):
+                    yield f
+
+        def apply(world: _World, f: list[int]) -> None:
+            world.take(seat, f)
+            world.transit[key] = _minus(world.transit[key], f)
+        self.steps.append(_Step([(seat, ("any_out", size))], tag, candidates=candidates, apply=apply, touch=(key,)))
+
+    def trade_round(self, c: int, d: int, rnd: dict[str, Any], tag) -> None:
+        offer_cards = rnd["offer_cards"]
+        if self.v in (c, d):
+            self.seen(c, None, rnd["offer"], (*tag, "offer"), key="offer")
+            if rnd["counter"] is not None:
+                self.seen(d, c, rnd["counter"], (*tag, "counter"))
+            self.deliver("offer", d, rnd["offer"], offer_cards)
             return
-        result = rnd["result"]
-        given, asked = sum(offer), sum(counter)
+        if rnd["counter"] is None:  # accepted: the offer went to the challenged player
+            self.hidden(c, d, offer_cards, (*tag, "offer"))
+            return
+        self.trade(c, d, offer_cards, rnd["counter_cards"], rnd["result"], tag)
 
-        def draw(world: World, rng, needs) -> bool:
-            mine_options = sub_multisets(world.hands[c], given)
-            weights = np.array([ways for _, ways in mine_options], float)
-            order = rng.choice(len(mine_options), min(TRADE_TRIES, len(mine_options)), replace=False,
-                               p=weights / weights.sum())
-            for index in order:
-                mine = mine_options[index][0]
-                worth = value(mine)
-                options = [(f, ways) for f, ways in sub_multisets(world.hands[d], asked)
-                           if _outcome(worth, value(f)) == result
-                           and needs[c].met_by(_plus(_minus(world.hands[c], mine), f))
-                           and needs[d].met_by(_plus(_minus(world.hands[d], f), mine))]
-                if options:
+    def trade(self, c: int, d: int, given: int, asked: int, result: str, tag) -> None:
+        """A countered round neither of whose offers the viewer saw: both drawn together, their totals
+        ordered as the public result says."""
+
+        def candidates(world: _World, needs: list[Need], rng):
+            hc, hd = world.hands[c], world.hands[d]
+            need_c, need_d = needs[c], needs[d]
+            tried = set()
+            for _ in range(QUICK_TRADES):  # quick draws of both offers, kept if they fit
+                f, g = _random_cards(hc, given, rng), _random_cards(hd, asked, rng)
+                if (tuple(f), tuple(g)) in tried:
+                    continue
+                tried.add((tuple(f), tuple(g)))
+                if _outcome(value(f), value(g)) == result and need_c.met_by(_plus(_minus(hc, f), g)) \
+                        and need_d.met_by(_plus(_minus(hd, g), f)):
+                    yield (f, g)
                     break
-            else:
-                return False
-            theirs = _weighted(options, rng)
-            world.take(c, mine)
-            world.take(d, theirs)
-            world.give(c, theirs)
-            world.give(d, mine)
-            return True
-        self.random([(c, ("hidden_in", (asked, 500 * asked))), (d, ("hidden_in", (given, 500 * given)))], draw,
-                    [(c, None, "round", offer), (d, c, None, counter), (None, d, "round", offer)])
+            mine = sub_multisets(hc, given)
+            theirs = sub_multisets(hd, asked)
+            worth = {}
+            for f, w in theirs:
+                x = value(f)
+                worth[x] = worth.get(x, 0) + w
+            options, weights = [], []
+            for f, w in mine:
+                x = value(f)
+                if result == "tie":
+                    match = worth.get(x, 0)
+                elif result == "challenger":
+                    match = sum(m for y, m in worth.items() if y < x)
+                else:
+                    match = sum(m for y, m in worth.items() if y > x)
+                if match:
+                    options.append(f)
+                    weights.append(float(w * match))
+            for f in _weighted_order(options, weights, rng):
+                x = value(f)
+                fits = [(g, float(w)) for g, w in theirs if _outcome(x, value(g)) == result]
+                for g in _weighted_order([g for g, _ in fits], [w for _, w in fits], rng):
+                    if (tuple(f), tuple(g)) in tried:
+                        continue
+                    if need_c.met_by(_plus(_minus(hc, f), g)) and need_d.met_by(_plus(_minus(hd, g), f)):
+                        yield (f, g)
 
-    def distribution(self, e: dict[str, Any]) -> None:
+        def apply(world: _World, pair) -> None:
+            f, g = pair
+            world.take(c, f)
+            world.take(d, g)
+            world.give(c, g)
+            world.give(d, f)
+        effects = [(c, ("hidden_in", (asked, 500 * asked))), (d, ("hidden_in", (given, 500 * given)))]
+        self.steps.append(_Step(effects, tag, candidates=candidates, apply=apply))
+
+    def distribution(self, e: dict[str, Any], i) -> None:
+        self.mark(("begin", i))
         p = e["distributor"]
-        for card, to, seen_by in ((e["x"], e["x_to"], (p, e["x_to"])), (e["y"], e["y_to"], (e["y_to"],))):
-            if card is None or card < MONEY:
-                continue
-            if self.v in seen_by:
-                one = [0] * NUM_DENOMS
-                one[card - MONEY] = 1
-                self.fixed([(to, ("in", one))], _give_card(to, card - MONEY))
-            else:
-                self.random([(to, ("hidden_in", (1, 500)))], _draw_unseen(to), [(None, to, None, card - MONEY)])
+        for name, card, to, seen_by in (("x", e["x"], e["x_to"], (p, e["x_to"])),
+                                        ("y", e["y"], e["y_to"], (e["y_to"],))):
+            if card is not None and card >= MONEY:
+                if self.v in seen_by:
+                    one = [0] * NUM_DENOMS
+                    one[card - MONEY] = 1
+                    self.fixed([(to, ("in", one))], _from_pool(to, card - MONEY), (name, i), known=one,
+                               touch=("pool",))
+                else:
+                    self.unseen(to, (name, i))
         for payout in e["donkey_payouts"]:
             if payout:
                 self.payout(payout)
+        self.mark(("end", i))
+
+    def unseen(self, seat: int, tag) -> None:
+        """2 players: a money card the viewer did not see reaches ``seat`` from the unseen pool."""
+        def candidates(world: _World, needs: list[Need], rng):
+            hand, pool = world.hands[seat], world.pool
+            options = [d for d in range(NUM_DENOMS) if pool[d]]
+            for d in _weighted_order(options, [float(pool[d]) for d in options], rng):
+                if needs[seat].met_by(hand[:d] + [hand[d] + 1] + hand[d + 1:]):
+                    yield d
+
+        def apply(world: _World, d: int) -> None:
+            world.pool[d] -= 1
+            world.hands[seat][d] += 1
+        self.steps.append(_Step([(seat, ("hidden_in", (1, 500)))], tag, candidates=candidates, apply=apply,
+                                touch=("pool",)))
 
 
-def _minus(hand: list[int], counts: list[int]) -> list[int]:
-    return [h - k for h, k in zip(hand, counts)]
+def _always(world: _World) -> bool:
+    return True
 
 
-def _plus(hand: list[int], counts: list[int]) -> list[int]:
-    return [h + k for h, k in zip(hand, counts)]
-
-
-def _fits(world: World, needs: list[Need], giver: int, counts, taker: int | None) -> bool:
-    """Whether giving ``counts`` leaves the giver (and the taker) able to meet their needs."""
-    if not needs[giver].met_by(_minus(world.hands[giver], counts)):
-        return False
-    return taker is None or needs[taker].met_by(_plus(world.hands[taker], counts))
-
-
-def _outcome(offer: int, counter: int) -> str:
-    return "challenger" if offer > counter else "challenged" if counter > offer else "tie"
-
-
-def _deliver(world: World, taker: int | None, counts: list[int], key: str | None) -> None:
-    if taker is None:
-        world.transit[key] = list(counts)
-    else:
-        world.give(taker, counts)
-
-
-def _give_card(seat: int, d: int):
-    def apply(world: World, rng) -> bool:
-        world.hands[seat][d] += 1
-        return True
-    return apply
-
-
-def _draw_unseen(seat: int):
-    def draw(world: World, rng, needs) -> bool:
-        hand = world.hands[seat]
-        cards = [d for d in range(NUM_DENOMS) for _ in range(world.pool[d])
-                 if needs[seat].met_by(hand[:d] + [hand[d] + 1] + hand[d + 1:])]
-        if not cards:
+def _from_pool(seat: int, d: int):
+    def run(world: _World) -> bool:
+        if not world.pool[d]:
             return False
-        d = cards[int(rng.integers(len(cards)))]
         world.pool[d] -= 1
         world.hands[seat][d] += 1
         return True
-    return draw
+    return run
 
 
 # ---------------------------------------------------------------------------------- assembly
-def _history(state: KoehandelState, viewer: int) -> _History:
-    """Replay steps of every settled event and of the event in progress."""
-    h = _History(state, viewer)
-    for e in state.events:
+def _history(s: KoehandelState, viewer: int) -> _History:
+    """Steps of every settled event and of the event in progress, as ``viewer`` saw them."""
+    h = _History(s, viewer)
+    h.bank = [10 ** 6] * NUM_DENOMS  # every seat receives each payout (the bank never runs short)
+    for i, e in enumerate(s.events):
         kind = e["kind"]
         if kind == "auction":
-            h.auction(e)
+            h.auction(e, i)
         elif kind == "pedigree":
-            h.pedigree(e)
+            h.pedigree(e, i)
         elif kind == "rat":
-            h.rat(e["pot"], e["taker"])
+            h.rat(e["pot"], e["taker"], i)
         elif kind == "trade":
-            for rnd in e["rounds"]:
-                h.trade_round(e["challenger"], e["challenged"], rnd)
+            h.mark(("begin", i))
+            for r, rnd in enumerate(e["rounds"]):
+                h.trade_round(e["challenger"], e["challenged"], rnd, ("round", i, r))
+            h.mark(("end", i))
         else:
-            h.distribution(e)
-    s = state
+            h.distribution(e, i)
     if s.n > 2 and s.auctioneer >= 0 and s.card >= 0:  # an auction in progress
+        h.mark(("begin", "now"))
         if s.payout:
             h.payout(s.payout)
-        h.bids_and_defaults(s.max_bid if s.card < NUM_SPECIES - 1 else [0] * s.n, s.defaults)
-        if s.decision == A.D_PAY:
-            h.at_least(s.payer, s.amount)
-        if s.decision in (A.D_PED_BUYRIGHT, A.D_PED_CARDS):
-            h.transfer(s.winner, None, s.stake, viewer == s.winner, key="stake")
-        if s.card == NUM_SPECIES - 1:
-            h.rat(s.pot, None)
+        if s.card < NUM_ANIMALS:
+            h.bids_and_defaults(s.max_bid, s.defaults)
+            if s.decision == A.D_PAY:
+                h.at_least(s.payer, s.amount)
+        elif s.card == RAT:
+            h.rat(s.pot, None, "now")
+        else:
+            h.bids_and_defaults([0] * s.n, s.defaults)
+            if s.decision in (A.D_PED_BUYRIGHT, A.D_PED_CARDS):
+                if viewer == s.winner:
+                    h.seen(s.winner, None, s.stake, ("stake", "now"), key="stake")
+                else:
+                    h.hidden(s.winner, None, s.kstar, ("stake", "now"), key="stake")
     if s.challenger >= 0:  # a trade in progress
-        for rnd in s.rounds:
+        h.mark(("begin", "now"))
+        for r, rnd in enumerate(s.rounds):
             if "result" in rnd:
-                h.trade_round(s.challenger, s.challenged, rnd)
+                h.trade_round(s.challenger, s.challenged, rnd, ("round", "now", r))
         if s.decision in (A.D_RESPONSE, A.D_COUNTER):
-            h.transfer(s.challenger, None, s.offers[0], viewer == s.challenger, key="offer")
+            if viewer == s.challenger:
+                h.seen(s.challenger, None, s.offers[0], ("offer", "now"), key="offer")
+            else:
+                h.hidden(s.challenger, None, sum(s.offers[0]), ("offer", "now"), key="offer")
+    h.revealed(viewer, s.hands[viewer])  # implied by what the viewer saw; a last safety check
     return h
 
 
-def _unseen_money_pool(state: KoehandelState, viewer: int) -> list[int]:
-    """2 players: money cards of the deck the viewer never saw, by denomination."""
-    if state.n != 2:
+def _start_hands(s: KoehandelState) -> list[list[int]]:
+    start = getattr(s, "start_hands", None)
+    if start:
+        return [list(hand) for hand in start]
+    return [list(s.cfg.start_hand()) for _ in range(s.n)]
+
+
+def _unseen_pool(s: KoehandelState, viewer: int, start: list[list[int]]) -> list[int]:
+    """2 players: the money cards whose place the viewer does not know (deck, removed pile, cards the
+    opponent received unseen), by denomination, from public counts only."""
+    if s.n != 2:
         return [0] * NUM_DENOMS
-    pool = state.cfg.two_player_deck_money()
-    for e in state.events:
-        if e["kind"] != "distribution":
-            continue
-        for card, seen in ((e["x"], viewer in (e["distributor"], e["x_to"])), (e["y"], viewer == e["y_to"])):
-            if card is not None and card >= MONEY and seen:
-                pool[card - MONEY] -= 1
-    if state.decision == A.D_DISTRIBUTE and state.current_player == viewer and state.looked >= MONEY:
-        pool[state.looked - MONEY] -= 1
+    pool = list(s.cfg.money_composition)
+    paid = [0] * NUM_DENOMS
+    for e in s.events:
+        if e["kind"] == "distribution":
+            for amount in e["donkey_payouts"]:
+                if amount:
+                    paid[DENOMINATIONS.index(amount)] += 2
+    for d in range(NUM_DENOMS):
+        pool[d] -= s.bank[d] + paid[d] + sum(hand[d] for hand in start)
+    pool[0] = max(0, pool[0] - s.removed[0])  # removed zeros are public (the deck holds none)
+    if s.decision == A.D_DISTRIBUTE and s.current_player == viewer and s.looked >= MONEY:
+        pool[s.looked - MONEY] -= 1
     return pool
 
 
-def _needs(steps: list[Step], n: int) -> list[list[Need]]:
-    """needs[k][seat]: what ``seat`` must hold after step k−1 (before step k), computed backwards."""
+def _needs(steps: list[_Step], n: int) -> list[list[Need]]:
+    """needs[k][seat]: what ``seat`` must hold before step k, computed backwards."""
     needs = [[Need() for _ in range(n)]]
     for step in reversed(steps):
         after = needs[-1]
-        before = list(after)
-        for seat, effect in reversed(step.effects):
-            before[seat] = before[seat].before(effect)
-        needs.append(before)
+        if step.effects:
+            before = list(after)
+            for seat, effect in reversed(step.effects):
+                before[seat] = before[seat].before(effect)
+            needs.append(before)
+        else:
+            needs.append(after)
     return needs[::-1]
 
 
-def _search(history: _History, world: World, rng: np.random.Generator) -> World:
-    """Replay the history on sampled worlds, starting afresh a few times if a replay gets stuck."""
-    history.needs = _needs(history.steps, len(world.hands))
-    for population in POPULATIONS:
-        found = _replay(history, world, rng, population)
-        if found is not None:
-            return found
-    raise SamplingError("koehandel: no consistent re-deal found (every sampled history contradicted "
-                        "an observed fact)")
+def _search(steps: list[_Step], world: _World, rng: np.random.Generator) -> list:
+    """Depth-first search over the random steps, candidates in random order; returns the choice made
+    at each step (None at fixed steps). Complete: it ends only with a world that meets every step.
 
-
-def _replay(history: _History, world: World, rng: np.random.Generator, population: int) -> World | None:
-    """Sequential Monte Carlo with conflict-directed backtracking.
-
-    A population of worlds replays the steps; random steps draw what also meets the seats' needs
-    further on (:class:`Need`); a world that contradicts a fact dies and a survivor is cloned in its
-    place. When all die at a step, the replay resumes from the population saved before the latest
-    random step that touched the seats involved; if that fails again, from the one before it.
-    """
-    steps, needs = history.steps, history.needs
-    saved = {0: [world.copy() for _ in range(population)]}
-    k = frontier = failures = 0
-    culprit, conflict = len(steps), set()
-    while k < len(steps):
+    On a contradiction it jumps back to the latest random step that touched the seats involved (the
+    steps in between cannot change those seats' hands), and a random step out of candidates passes its
+    conflict, with its own seats, further back (conflict-directed backjumping). (step, world) pairs
+    without a completion are remembered."""
+    needs = _needs(steps, len(world.hands))
+    chosen: list = [None] * len(steps)
+    frames: list[list] = []  # [step index, world before it, candidate iterator, conflict seats]
+    dead: set = set()  # (step index, world) pairs from which no completion exists
+    every = frozenset().union(*(step.touch for step in steps))
+    k, total = 0, len(steps)
+    while k < total:
         step = steps[k]
-        alive = [w for w in (w.copy() for w in saved[k]) if step.run(w, rng, needs[k + 1])]
-        if alive:
-            while len(alive) < population:
-                alive.append(alive[int(rng.integers(len(alive)))].copy())
-            k += 1
-            saved[k] = alive
-            if k > frontier:
-                frontier, culprit, conflict = k, len(steps), set()
-            continue
-        failures += 1
-        if failures > MAX_FAILURES:
-            return None
-        conflict |= step.seats
-        culprit = _culprit(steps, culprit - 1 if k >= culprit else k, conflict)
-        if culprit >= 0:
-            conflict |= steps[culprit].seats
-        k = max(culprit, 0)
-    return saved[k][int(rng.integers(population))]
+        if step.candidates is None:
+            if step.run(world):
+                k += 1
+                continue
+            conflict = step.touch
+        elif dead and (k, world.key()) in dead:
+            conflict = every
+        else:
+            frames.append([k, world, step.candidates(world, needs[k + 1], rng), set()])
+            conflict = frozenset()  # nothing failed yet: try its first candidate
+        while True:
+            if conflict:  # back to the latest random step that touched a seat of the conflict
+                while frames and not (steps[frames[-1][0]].touch & conflict):
+                    frames.pop()
+                if not frames:
+                    raise RuntimeError("koehandel: the recorded history has no consistent re-deal (the "
+                                       "state contradicts its own record)")
+                frames[-1][3] |= conflict
+            fk, before, candidates, seen = frames[-1]
+            choice = next(candidates, None)
+            if choice is not None:
+                world = before.copy()
+                steps[fk].apply(world, choice)
+                chosen[fk] = choice
+                k = fk + 1
+                break
+            frames.pop()
+            dead.add((fk, before.key()))
+            conflict = frozenset(seen) | steps[fk].touch
+    return chosen
 
 
-def _culprit(steps: list[Step], k: int, conflict: set) -> int:
-    """The latest random step at or before ``k`` touching a seat in ``conflict`` (−1 if none)."""
-    while k >= 0 and not (steps[k].random and steps[k].seats & conflict):
-        k -= 1
-    return k
+def _replay(steps: list[_Step], world: _World, chosen: list) -> dict:
+    """Replay the chosen history; the composition (or the hands, at marks) at every tagged step."""
+    results: dict = {}
+    for step, choice in zip(steps, chosen):
+        if step.candidates is None:
+            if step.known == "hands":
+                results[step.tag] = [list(h) for h in world.hands]
+            elif step.tag is not None:
+                results[step.tag] = list(step.known)
+            step.run(world)
+        else:
+            step.apply(world, choice)
+            results[step.tag] = choice
+    results["world"] = world
+    return results
 
 
+# ---------------------------------------------------------------------------------- the copy
 def resample_hidden(state: KoehandelState, viewer: int, rng: np.random.Generator) -> None:
-    """Re-deal, in place, everything about ``state`` that ``viewer`` cannot know (§11.2)."""
-    s, cfg = state, state.cfg
-    start = cfg.start_hand()
-    world = World([list(start) for _ in range(s.n)], _unseen_money_pool(s, viewer))
-    world = _search(_history(s, viewer), world, rng)
-    if world.hands[viewer] != s.hands[viewer]:
-        raise SamplingError("koehandel: re-deal disagrees with the viewer's own hand")
+    """Re-deal, in place, everything about ``state`` that ``viewer`` cannot know (module docstring)."""
+    s = state
+    start = _start_hands(s)
+    history = _history(s, viewer)
+    world = _World([list(hand) for hand in start], {}, _unseen_pool(s, viewer, start))
+    chosen = _search(history.steps, world.copy(), rng)
+    results = _replay(history.steps, world, chosen)
+    final = results["world"]
     for seat in range(s.n):
-        s.hands[seat] = world.hands[seat]
-        s.cash[seat] = value(world.hands[seat])
-    if "stake" in world.transit:
-        s.stake = world.transit["stake"]
-    if "offer" in world.transit:
-        s.offers[0] = world.transit["offer"]
-    _relabel_pot(s, world)
-    _reset_private_choices(s, viewer, rng)
-    _reshuffle_deck(s, viewer, world.pool, rng)
-    s.version += 1
+        s.hands[seat] = list(final.hands[seat])
+        s.cash[seat] = value(final.hands[seat])
+    _rebuild_events(s, viewer, results, rng)
+    _rebuild_current(s, viewer, results, final, rng)
+    _reshuffle_deck(s, viewer, final.pool, rng)
+    s.memory = rebuild_memory(s)
 
 
-def _relabel_pot(s: KoehandelState, world: World) -> None:
-    """Give the pot's lays the sampled denominations, seat by seat in laying order."""
-    for seat in range(s.n):
-        share = world.transit.get(f"pot{seat}")
+def _cash(hands: list[list[int]]) -> list[int]:
+    return [value(hand) for hand in hands]
+
+
+def _rebuild_events(s: KoehandelState, viewer: int, results: dict, rng: np.random.Generator) -> None:
+    """Every event with the sampled compositions in place of the hidden ones."""
+    n = s.n
+    for i, e in enumerate(s.events):
+        kind = e["kind"]
+        before = results[("begin", i)]
+        e["cash_before"] = _cash(before)
+        e["cash_after"] = _cash(results[("end", i)])
+        if kind == "auction":
+            if e["payment"] is not None:
+                e["payment"] = list(results[("payment", i)])
+        elif kind == "pedigree":
+            sizes = [sum(hand) for hand in before]
+            _sample_commitments(s, e, viewer, sizes, rng)
+            if e["payment"] is not None:
+                if ("stake_hands", i) in results:  # a bought pedigree's stake went back unseen
+                    e["stake"] = _random_cards(results[("stake_hands", i)][e["winner"]], e["count"], rng)
+                else:
+                    e["stake"] = list(results[("stake", i)])
+                e["payment"] = list(e["stake"]) if e["decision"] == "decline" else list(results[("payment", i)])
+        elif kind == "rat":
+            e["pot"] = _relabel_pot(e["pot"], results, i, viewer, n)
+        elif kind == "trade":
+            for r, rnd in enumerate(e["rounds"]):
+                _fill_round(rnd, results.get(("round", i, r)), results, ("round", i, r))
+        else:
+            for name in ("x", "y"):
+                if e[name] is not None and e[name] >= MONEY:
+                    got = results[(name, i)]
+                    e[name] = MONEY + (got if isinstance(got, int) else got.index(1))
+
+
+def _fill_round(rnd: dict[str, Any], joint, results: dict, tag) -> None:
+    """A trade round's offer and counter from the sample (drawn together, or one by one)."""
+    if joint is not None:
+        offer, counter = joint
+    else:
+        offer = results[(*tag, "offer")]
+        counter = results.get((*tag, "counter")) if rnd["counter"] is not None else None
+    rnd["offer"] = list(offer)
+    if counter is None:
+        rnd["values"] = [value(offer), None]
+    else:
+        rnd["counter"] = list(counter)
+        rnd["values"] = [value(offer), value(counter)]
+
+
+def _relabel_pot(pot: list[list[int]], results: dict, i, viewer: int, n: int) -> list[list[int]]:
+    """The pot's lays with the sampled denominations: the viewer's own lays as they were, every other
+    seat's lays in its laying slots in ascending order of value (their order is known to nobody)."""
+    out = [list(lay) for lay in pot]
+    for seat in range(n):
+        if seat == viewer:
+            continue
+        share = results.get(("pot", i, seat))
         if share is None:
             continue
         cards = [d for d in range(NUM_DENOMS) for _ in range(share[d])]
-        for lay in s.pot:
+        for lay in out:
             if lay[0] == seat:
-                lay[1] = cards.pop()
+                lay[1] = cards.pop(0)
+    return out
 
 
-def _reset_private_choices(s: KoehandelState, viewer: int, rng: np.random.Generator) -> None:
-    """Others' private raise and partial selections restart; their sealed commitments are redrawn."""
+def _sample_commitments(s: KoehandelState, e: dict[str, Any], viewer: int, sizes: list[int],
+                        rng: np.random.Generator) -> None:
+    """A settled pedigree auction's sealed commitments, drawn afresh for every seat but the viewer."""
+    rounds, defaults = e["commit_rounds"], e["defaults"]
+    new_rounds = []
+    for r, commits in enumerate(rounds):
+        if r < len(defaults):
+            new_rounds.append(_defaulted_round(s, commits, viewer, defaults[r], rng))
+        else:
+            final, ties = _final_round(s, commits, viewer, sizes, e["winner"], e["count"],
+                                       e["tied"], e["auctioneer"], rng)
+            new_rounds.append(final)
+            e["ties"] = ties
+    e["commit_rounds"] = new_rounds
+    if len(rounds) > len(defaults):
+        e["commitments"] = list(new_rounds[-1])
+    if len(rounds) == len(defaults) or e["count"] == 0:
+        e["ties"] = []
+
+
+def _limit(s: KoehandelState, seat: int, sizes: list[int]) -> int:
+    return MAX_SLAP if s.cfg.overbid_mode != "mask" else min(MAX_SLAP, sizes[seat])
+
+
+def _queue(s: KoehandelState, commits: list, auctioneer: int) -> list[int]:
+    """The committing seats in their public order, clockwise from the auctioneer's left."""
+    return [(auctioneer + o) % s.n for o in range(1, s.n) if commits[(auctioneer + o) % s.n] is not None]
+
+
+def _defaulted_round(s: KoehandelState, commits: list, viewer: int, default: dict[str, Any],
+                     rng: np.random.Generator) -> list:
+    """A round whose winner could not pay (reveal_and_restart): he committed more cards than he held
+    and at least as many as anyone else; nothing else about it is known."""
+    w = default["player"]
+    out = [None if c is None else 0 for c in commits]
+    own = commits[viewer]
+    if own is not None:
+        out[viewer] = own
+    if w != viewer:
+        low = min(max(sum(default["hand"]) + 1, own or 0), MAX_SLAP)
+        out[w] = int(rng.integers(low, MAX_SLAP + 1))
+    for seat, c in enumerate(commits):
+        if c is not None and seat not in (viewer, w):
+            out[seat] = int(rng.integers(out[w] + 1))
+    return out
+
+
+def _final_round(s: KoehandelState, commits: list, viewer: int, sizes: list[int], winner, count: int,
+                 tied: list[int], auctioneer: int, rng: np.random.Generator) -> tuple[list, list[int]]:
+    """The deciding round: the winner committed ``count``; with ties announced the tied seats did too
+    and the others less, without, the others at most as much. Returns the round and its tie list."""
+    out = [None if c is None else 0 for c in commits]
+    if commits[viewer] is not None:
+        out[viewer] = commits[viewer]
+    if not count:  # everybody said NEVER (public)
+        return out, []
+    reveal = s.cfg.reveal_pedigree_ties
+    for seat, c in enumerate(commits):
+        if c is None or seat == viewer:
+            continue
+        if seat == winner or (reveal and seat in tied):
+            out[seat] = count
+        else:
+            top = min(_limit(s, seat, sizes), count - 1 if reveal else count)
+            out[seat] = int(rng.integers(top + 1))
+    ties = [seat for seat in _queue(s, out, auctioneer) if out[seat] == count]
+    return out, ties if len(ties) > 1 else []
+
+
+def _rebuild_current(s: KoehandelState, viewer: int, results: dict, world: _World,
+                     rng: np.random.Generator) -> None:
+    """The event in progress: cards in transit, sealed commitments, others' private build steps."""
+    if ("begin", "now") in results:
+        s.event_start = _cash(results[("begin", "now")])
+    elif s.events:
+        s.event_start = list(s.events[-1]["cash_before"])
+    if "stake" in world.transit:
+        s.stake = list(world.transit["stake"])
+    if "offer" in world.transit:
+        s.offers[0] = list(world.transit["offer"])
+    if s.pot:
+        s.pot = _relabel_pot(s.pot, results, "now", viewer, s.n)
+    if s.challenger >= 0:
+        for r, rnd in enumerate(s.rounds):
+            if "result" in rnd:
+                _fill_round(rnd, results.get(("round", "now", r)), results, ("round", "now", r))
     mover = s.current_player
-    if mover != viewer and s.decision in (A.D_PAY, A.D_OFFER, A.D_COUNTER, A.D_STAKE, A.D_PED_CARDS):
-        s.selection = [0] * NUM_DENOMS
-        if s.decision == A.D_PAY:
-            s.options = [list(f) for f in legal_payments(s.hands[mover], s.amount, s.cfg.payment_rule)]
-    if mover != viewer and s.decision == A.D_BID:
-        s.pending = 0
-    if s.auctioneer < 0 or not (PEDIGREE <= s.card < MONEY):
-        return
-    top = A.MAX_SLAP
-    for seat, commit in enumerate(s.commits):
-        if seat == viewer or commit is None:
-            continue
-        if s.kstar and (seat == s.winner or seat in s.tied):
-            continue
-        limit = top if s.cfg.overbid_mode != "mask" else min(top, s.sizes[seat])
-        if s.kstar:  # the result is public: the others committed less (or, ties unannounced, as much)
-            limit = min(limit, s.kstar if not s.cfg.reveal_pedigree_ties else s.kstar - 1)
-        s.commits[seat] = int(rng.integers(limit + 1))
+    if mover != viewer and not s.is_terminal:
+        if s.decision in (A.D_PAY, A.D_OFFER, A.D_COUNTER, A.D_STAKE, A.D_PED_CARDS):
+            s.selection = [0] * NUM_DENOMS
+        if s.decision == A.D_BID:
+            s.pending = 0
+    if s.decision == A.D_PAY:
+        s.options = [list(f) for f in legal_payments(s.hands[s.payer], s.amount, s.cfg.payment_rule)]
+    if s.n > 2 and s.auctioneer >= 0 and PEDIGREE <= s.card < MONEY:
+        _current_commitments(s, viewer, rng)
+
+
+def _current_commitments(s: KoehandelState, viewer: int, rng: np.random.Generator) -> None:
+    """The pedigree auction in progress: earlier (defaulted) rounds, and the current round's sealed
+    commitments (all of them while it runs, those below the result once it is decided)."""
+    sizes = list(s.sizes)
+    done = len(s.commit_rounds)
+    decided = s.kstar > 0  # the current round is over and has a winner: it is the last entry
+    new_rounds = []
+    for r, commits in enumerate(s.commit_rounds):
+        if r < len(s.defaults):
+            new_rounds.append(_defaulted_round(s, commits, viewer, s.defaults[r], rng))
+        else:
+            final, ties = _final_round(s, commits, viewer, sizes, s.winner, s.kstar,
+                                       s.tied if s.cfg.reveal_pedigree_ties else [], s.auctioneer, rng)
+            new_rounds.append(final)
+            s.tied = ties
+    s.commit_rounds = new_rounds
+    if decided and done > len(s.defaults):
+        s.commits = list(new_rounds[-1])
+    else:  # commitments of the running round: each as its committer could have chosen
+        for seat, c in enumerate(s.commits):
+            if c is not None and seat != viewer:
+                s.commits[seat] = int(rng.integers(_limit(s, seat, sizes) + 1))
 
 
 def _reshuffle_deck(s: KoehandelState, viewer: int, pool: list[int], rng: np.random.Generator) -> None:
-    """3-6 players: shuffle the deck. 2 players: re-deal the unseen money between the deck and the
-    removed cards, keeping the public back colours of the top card and of a card being looked at."""
+    """3-6 players: the deck in a fresh order. 2 players: the unseen money dealt between the deck and
+    the removed pile, keeping the public back colours of the top card and of a card being looked at."""
     if s.n > 2:
+        s.deck = sorted(s.deck)
         rng.shuffle(s.deck)
+        s.deck = [int(c) for c in s.deck]
         return
-    hidden_look = s.decision == A.D_DISTRIBUTE and s.current_player != viewer
-    cards = list(s.deck) + ([s.looked] if hidden_look else [])
+    hidden_look = s.decision == A.D_DISTRIBUTE and s.current_player != viewer and not s.is_terminal
+    cards = sorted(c for c in s.deck + ([s.looked] if hidden_look else []) if c < MONEY)
+    slots = sum(1 for c in s.deck if c >= MONEY) + (1 if hidden_look and s.looked >= MONEY else 0)
     money = [d for d in range(NUM_DENOMS) for _ in range(pool[d])]
     rng.shuffle(money)
-    zeros = s.removed[0]  # the 2-player deck holds no zeros, so removed zeros are public
-    randomly_removed = sum(s.removed) - zeros
-    s.removed = [zeros] + [0] * (NUM_DENOMS - 1)
+    randomly_removed = len(money) - slots
+    removed = [s.removed[0]] + [0] * (NUM_DENOMS - 1)
     for d in money[:randomly_removed]:
-        s.removed[d] += 1
-    fresh = iter(money[randomly_removed:])
-    cards = [MONEY + next(fresh) if c >= MONEY else c for c in cards]
-    rng.shuffle(cards)
+        removed[d] += 1
+    s.removed = removed
+    cards += [MONEY + d for d in money[randomly_removed:]]
+    order = [int(c) for c in rng.permutation(len(cards))]
+    cards = [cards[j] for j in order]
     wanted = ([s.looked >= MONEY] if hidden_look else []) + ([s.deck[-1] >= MONEY] if s.deck else [])
     chosen = []
     for is_money in wanted:
-        index = next(i for i, c in enumerate(cards) if (c >= MONEY) == is_money)
+        index = next(j for j, c in enumerate(cards) if (c >= MONEY) == is_money)
         chosen.append(cards.pop(index))
     if hidden_look:
         s.looked = s.card = chosen.pop(0)
     s.deck = cards + chosen  # the top card (if any) last
+
+
+def rebuild_memory(s: KoehandelState) -> Memory:
+    """Every player's record replayed from the events (and the auction in progress), in the order the
+    rules engine fed them to the memory."""
+    memory = Memory(s.cfg)
+    for e in s.events:
+        kind = e["kind"]
+        if kind == "auction" and e["donkey_payout"]:
+            memory.payout(DENOMINATIONS.index(e["donkey_payout"]))
+        elif kind == "distribution":
+            for amount in e["donkey_payouts"]:
+                if amount:
+                    memory.payout(DENOMINATIONS.index(amount))
+        if kind in ("auction", "pedigree"):
+            for default in e["defaults"]:
+                memory.default(default["seq"], 1 if kind == "auction" else 2, e["species"], default["player"],
+                               default["hand"])
+        memory.settle(e)
+    if s.n > 2 and s.auctioneer >= 0 and s.card >= 0:
+        if s.payout:
+            memory.payout(DENOMINATIONS.index(s.payout))
+        for default in s.defaults:
+            memory.default(default["seq"], 1 if s.card < NUM_ANIMALS else 2, s.card % PEDIGREE,
+                           default["player"], default["hand"])
+    return memory
