@@ -9,7 +9,7 @@
 | Agents               | `agents= ['player_0', ..., 'player_{N-1}']`, N = 2..6 (default 4) |
 | Action shape         | (1,)                                                        |
 | Action values        | Discrete(90)                                                |
-| Observation shape    | (198·N + 201,): 993 at N = 4                                |
+| Observation shape    | (198·S + 201,), S table seats (N; 3 for two players, DG-5): 993 at N = 4 |
 | Observation values   | [0, max(1.75, rounds·1.75)]; only tallies and scores exceed 1 |
 
 Rules: docs/david_goliath_rules.md (the §s and DG- ids the code cites).
@@ -17,16 +17,25 @@ Rules: docs/david_goliath_rules.md (the §s and DG- ids the code cites).
 A trick-taking game (Reinhard Staupe): the lowest card of a trick ("David") takes the highest card
 ("Goliath"), and the highest card takes all the others. A colour scores face value only while a
 player took one or two cards of it, one point per card from the third on. 5 colours x values 1..3N,
-15 cards each, 15 tricks a round, N rounds by default. Two players is a documented extension (DG-5);
-note that with two cards per trick each player always takes the other's card, so a two-player round
-scores the opponent's dealt hand whatever is played: the extension has no decisions that matter.
+15 cards each, 15 tricks a round, N rounds by default.
+
+Two players (DG-5) play the **dummy variant** by default: the 3-player deck (values 1..9), 15 cards to
+each player and 15 to a dummy third seat (seat order player_0, player_1, dummy). The dummy plays a
+uniformly random legal card from the env's RNG whenever its turn comes, inside `step`; it is not an agent
+(not in `agents`, no observation or reward), its taken cards score for nobody, it leads at once after
+taking a trick, the dealer alternates between the two players and rounds default to 2. Its hand is
+hidden from both players and `determinize` re-deals it with the opponent's. The literal two-player game
+(`two_player_variant="literal"`) has no decisions that matter (each player always takes the other's
+card) and is kept for tests.
 
 ### Arguments
 
-``env(num_players=4, rounds=None, card_features=False, render_mode=None, max_cycles=None,
-illegal_action="raise", reward_mode="win_loss")``
+``env(num_players=4, rounds=None, card_features=False, two_player_variant=None, render_mode=None,
+max_cycles=None, illegal_action="raise", reward_mode="win_loss")``
 
 * `num_players`: 2..6.
+* `two_player_variant`: two players only: `"dummy"` (the default for two) or `"literal"` (DG-5); `None`
+  means the default and is the only value allowed for three or more players.
 * `rounds`: rounds in a game, an int 1..100; `None` (default) means `num_players` (DG-4).
 * `card_features`: `True` adds the `card_features` block (below), per-card channels that spell out what
   the rest of the observation implies; it helps learning and costs some env speed.
@@ -40,8 +49,9 @@ allowed.
 
 ### Observation Space
 
-A dict: `observation` (float32 vector) and `action_mask` (int8, 90). Blocks, in order; `N` seats are
-relative: seat 0 is the observer, seat k the player k places clockwise of it. Use
+A dict: `observation` (float32 vector) and `action_mask` (int8, 90). Blocks, in order; the `N` in the
+shapes is the number of table seats (the players, plus the dummy in the two-player dummy variant), and
+seats are relative: seat 0 is the observer, seat k the seat k places clockwise of it. Use
 `env.unwrapped.observer.layout.views(obs)` to get them by name.
 
 | block            | shape     | content                                                          |
@@ -53,7 +63,7 @@ relative: seat 0 is the observer, seat k the player k places clockwise of it. Us
 | `dealer`         | (N,)      | relative seat of this round's dealer                             |
 | `trick_number`   | (15,)     | tricks already played this round (one-hot)                       |
 | `round_progress` | (1,)      | rounds completed / rounds                                        |
-| `seats`          | (N, 106)  | per relative seat: cards taken this round (90), revealed voids (5), cards taken per colour / 15 (5), current score of each colour / 35 (5), total score / 100 (1) |
+| `seats`          | (N, 106)  | per relative seat: cards taken this round (90), revealed voids (5), cards taken per colour / 15 (5), current score of each colour / 35 (5), total score / 100 (1; 0 for the dummy) |
 | `unseen`         | (90,)     | cards in play the observer has not seen: the union of the other hands |
 | `card_features`  | (4, 90)   | only with `card_features=True`: per card, in hand and ≥ the trick's highest value so far; in hand and ≤ its lowest; points taking it would add to the observer's round score / 35; points it would remove / 35 |
 
@@ -85,7 +95,8 @@ sets up what it is given: `hands`, `leader`, `dealer`, `trick`, `taken`, `voids`
 
 ### Version History
 
-* v0: Initial release.
+* v0: Initial release. Two players now default to the dummy variant (DG-5 revised; the literal one is
+  `two_player_variant="literal"`, and agents trained on it say so in their env options).
 """
 
 from .david_goliath.env import DavidGoliathEnv as raw_env

@@ -31,7 +31,7 @@ class DavidGoliathHeuristic(Agent):
 
     def __init__(self, game: DavidGoliathGame, seed: int | None = None):
         self.layout = DavidGoliathObserver.build_layout(game)
-        self.num_players = game.num_players
+        self.num_players = game.seats  # cards in a trick (DG-5: the dummy plays one too)
         self._rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:

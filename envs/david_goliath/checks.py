@@ -3,6 +3,10 @@
 ``parse_state`` checks the types and ranges of a state's JSON data (``SnapshotError`` naming the first
 problem); ``invariants`` lists what breaks the rules in a state (docs/david_goliath_rules.md); ``position``
 builds a state's data from a fresh deal and a few keywords (``env.set_position``).
+
+Per-seat card data (``hands``, ``taken``, ``voids``) has one row per table seat (``game.seats``: in the
+two-player dummy variant, DG-5, the dummy's row is the third); scores (``totals``, ``round_colour_scores``)
+have one per player.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ def parse_state(game: Any, data: Any) -> dict[str, Any]:
     """The fields of a state's JSON data, checked for types and ranges (not for the rules: see
     :func:`invariants`); :class:`SnapshotError` naming the first problem otherwise."""
     where = f"{game.name}: state"
-    n = game.num_players
+    n, players = game.seats, game.num_players
     if not isinstance(data, dict):
         raise SnapshotError(f"{where} must be a dict, got {type(data).__name__}")
     missing = [key for key in STATE_KEYS if key not in data]
@@ -49,14 +53,15 @@ def parse_state(game: Any, data: Any) -> dict[str, Any]:
         "voids": _grid(where, "voids", data["voids"], n, NUM_COLOURS, 0, 1),
         "trick": _cards(where, "trick", data["trick"]),
         "totals": [_int(where, f"totals[{seat}]", total, 0, None)
-                   for seat, total in enumerate(_list(where, "totals", data["totals"], n))],
-        "round_colour_scores": [_grid(where, f"round_colour_scores[{r}]", scores, n, NUM_COLOURS, 0, max_colour_score)
+                   for seat, total in enumerate(_list(where, "totals", data["totals"], players))],
+        "round_colour_scores": [_grid(where, f"round_colour_scores[{r}]", scores, players, NUM_COLOURS, 0,
+                                      max_colour_score)
                                 for r, scores in enumerate(rounds)],
         "round": _int(where, "round", data["round"], 0, game.rounds),
         "tricks_played": _int(where, "tricks_played", data["tricks_played"], 0, HAND_SIZE),
-        "dealer": _int(where, "dealer", data["dealer"], 0, n - 1),
+        "dealer": _int(where, "dealer", data["dealer"], 0, players - 1),  # DG-5: never the dummy
         "leader": _int(where, "leader", data["leader"], 0, n - 1),
-        "current_player": _int(where, "current_player", data["current_player"], -1, n - 1),
+        "current_player": _int(where, "current_player", data["current_player"], -1, players - 1),
         "is_terminal": _bool(where, "is_terminal", data["is_terminal"]),
     }
 
@@ -119,13 +124,15 @@ def _cards_count(count: int) -> str:
 # ---------------------------------------------------------------------- the rules a state keeps
 def invariants(game: Any, state: Any) -> list[str]:
     """Everything that breaks the rules or the engine's bookkeeping in ``state`` (empty when nothing does)."""
-    n, problems = game.num_players, []
+    n, players, problems = game.seats, game.num_players, []
     add = problems.append
     terminal = state.is_terminal
     # whose turn, which trick, which round
-    for key in ("dealer", "leader"):
-        if not 0 <= getattr(state, key) < n:
-            add(f"{key}={getattr(state, key)} is not a seat 0..{n - 1}")
+    if not 0 <= state.dealer < players:
+        add(f"dealer={state.dealer} is not a player 0..{players - 1}" + (" (DG-5: the dummy never deals)"
+                                                                        if game.dummy is not None else ""))
+    if not 0 <= state.leader < n:
+        add(f"leader={state.leader} is not a seat 0..{n - 1}")
     trick, leader = state.trick, state.leader
     if terminal:
         if state.round != game.rounds:
@@ -141,9 +148,11 @@ def invariants(game: Any, state: Any) -> list[str]:
         if not 0 <= state.tricks_played < HAND_SIZE:
             add(f"tricks_played={state.tricks_played} is not 0..{HAND_SIZE - 1} in a round in progress (§1)")
         if len(trick) >= n:
-            add(f"the trick holds {len(trick)} cards; with {n} players it is complete at {n} and resolved (§3.3)")
+            add(f"the trick holds {len(trick)} cards; with {n} seats it is complete at {n} and resolved (§3.3)")
         expected = (leader + len(trick)) % n
-        if state.current_player != expected:
+        if expected == game.dummy:
+            add(f"the dummy (seat {game.dummy}) plays next, but it plays at once when its turn comes (DG-5)")
+        elif state.current_player != expected:
             add(f"current_player={state.current_player}, but seat {expected} plays next "
                 f"(leader {leader} + {len(trick)} card(s) in the trick)")
     # every card of the deck in exactly one place (§1, §3.5)
@@ -201,12 +210,15 @@ def invariants(game: Any, state: Any) -> list[str]:
     points = [colour_scores(np.flatnonzero(row)) for row in taken]
     if np.asarray(state.colour_points).tolist() != points:
         add(f"colour_points {np.asarray(state.colour_points).tolist()} are not the score of the taken piles {points}")
+    points = points[:players]  # DG-5: the dummy's taken cards score for nobody
     # totals are the sum of the past rounds' scores (§4)
     past = state.round_colour_scores
     if len(past) != state.round:
         add(f"round_colour_scores holds {len(past)} rounds, but round={state.round} have been completed")
     totals = np.asarray(state.totals).tolist()
-    sums = [sum(sum(rnd[seat]) for rnd in past) for seat in range(n)]
+    if len(totals) != players or any(len(rnd) != players for rnd in past):
+        return problems + [f"totals and round_colour_scores must hold one entry per player ({players})"]
+    sums = [sum(sum(rnd[seat]) for rnd in past) for seat in range(players)]
     if totals != sums:
         add(f"totals {totals} are not the sums of round_colour_scores {sums}")
     if any(total < 0 for total in totals):
@@ -222,7 +234,7 @@ def position(game: Any, base: dict[str, Any], spec: dict[str, Any]) -> dict[str,
     :meth:`DavidGoliathGame.position`. Checks here only what it needs to compute; the result is
     validated like any snapshot."""
     where = f"{game.name}: position"
-    n = game.num_players
+    n, players = game.seats, game.num_players
     unknown = sorted(map(str, set(spec) - set(POSITION_KEYS)))
     if unknown:
         raise SnapshotError(f"{where}: unknown keyword(s) {unknown}; keywords: {list(POSITION_KEYS)}")
@@ -245,7 +257,7 @@ def position(game: Any, base: dict[str, Any], spec: dict[str, Any]) -> dict[str,
         if key in spec:
             data[key] = _int(where, key, spec[key], None, None)
     if "dealer" not in spec and "leader" in spec and data["tricks_played"] == 0 and not data["trick"]:
-        data["dealer"] = (data["leader"] - 1) % n  # DG-3: the seat left of the dealer leads a round's first trick
+        data["dealer"] = (data["leader"] - 1) % players  # DG-3 (DG-5: the non-dealer) leads a round's first trick
     if "voids" in spec:
         data["voids"] = [_spec_colours(where, f"voids[{seat}]", colours)
                          for seat, colours in enumerate(_spec_list(where, "voids", spec["voids"], n))]
@@ -261,18 +273,21 @@ def position(game: Any, base: dict[str, Any], spec: dict[str, Any]) -> dict[str,
             data["round"] = len(past) if isinstance(past, (list, tuple)) else 0
         try:
             data["totals"] = (spec["totals"] if "totals" in spec
-                              else [sum(sum(rnd[seat]) for rnd in past) for seat in range(n)])
+                              else [sum(sum(rnd[seat]) for rnd in past) for seat in range(players)])
         except (TypeError, IndexError):
             raise SnapshotError(f"{where}: round_colour_scores must be a list of completed rounds, each a list of "
-                                f"{n} seats' {NUM_COLOURS} colour scores, got {past!r}") from None
+                                f"{players} players' {NUM_COLOURS} colour scores, got {past!r}") from None
     elif "totals" in spec:
         data["totals"] = spec["totals"]
         data["round_colour_scores"] = _spread(where, game, spec["totals"], data["round"])
     elif "round" in spec:
-        data["round_colour_scores"] = [[[0] * NUM_COLOURS for _ in range(n)] for _ in range(data["round"])]
-        data["totals"] = [0] * n
+        data["round_colour_scores"] = [[[0] * NUM_COLOURS for _ in range(players)] for _ in range(data["round"])]
+        data["totals"] = [0] * players
     if is_int(leader):
         data["current_player"] = (leader + len(trick)) % n
+        if data["current_player"] == game.dummy:
+            raise SnapshotError(f"{where}: the dummy (seat {game.dummy}) would play next, but it plays at once when "
+                                f"its turn comes (DG-5); give a leader and trick with a player on turn")
     data["is_terminal"] = False
     return data
 

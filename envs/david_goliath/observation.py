@@ -24,7 +24,9 @@ CARD_VALUES = np.arange(NUM_CARDS) % MAX_VALUE + 1
 
 
 class DavidGoliathObserver(Observer):
-    """Seat-relative encoder: relative seat ``k`` is the player ``k`` places clockwise of the observer."""
+    """Seat-relative encoder: relative seat ``k`` is the seat ``k`` places clockwise of the observer. Seats are
+    the table's (``game.seats``): in the two-player dummy variant the dummy is a seat too (DG-5), with its
+    public data (taken cards, voids, tallies) and a total of 0 (it scores for nobody)."""
 
     def __init__(self, game: DavidGoliathGame):
         super().__init__(game)
@@ -40,7 +42,8 @@ class DavidGoliathObserver(Observer):
         self._seats = slices["seats"]
         self._unseen = slices["unseen"]
         self._card_features = slices.get("card_features")
-        n = self._n = game.num_players
+        n = self._n = game.seats
+        self._players = game.num_players
         self._size = self.layout.size
         self._per_round = 1.0 / game.rounds
         self._in_play = np.zeros(NUM_CARDS, np.float32)
@@ -54,7 +57,7 @@ class DavidGoliathObserver(Observer):
 
     @staticmethod
     def build_layout(game: DavidGoliathGame) -> ObservationLayout:
-        n = game.num_players
+        n = game.seats
         return ObservationLayout([
             ("hand", (NUM_CARDS,)),                 # own cards
             ("trick", (n, NUM_CARDS)),              # current trick, one card per play-order position
@@ -111,14 +114,14 @@ class DavidGoliathObserver(Observer):
     def _seat_block(self, state: DavidGoliathState) -> np.ndarray:
         """Seat rows of the current public data, rebuilt only when ``state.public_epoch`` moves."""
         if self._cached is None or self._cached[0] is not state or self._cached[1] != state.public_epoch:
-            n = self.game.num_players
+            n = self._n
             rows = self._seat_rows
             rows[:n, :NUM_CARDS] = state.taken
             rows[:n, NUM_CARDS:NUM_CARDS + NUM_COLOURS] = state.voids
             tallies = NUM_CARDS + NUM_COLOURS
             rows[:n, tallies:tallies + NUM_COLOURS] = state.taken_count
             rows[:n, tallies + NUM_COLOURS:-1] = state.colour_points
-            rows[:n, -1] = state.totals
+            rows[:self._players, -1] = state.totals  # DG-5: the dummy's row keeps 0
             rows[:n, tallies:] *= self._tally_scale
             rows[n:] = rows[:n]
             self._not_taken = self._in_play - state.played

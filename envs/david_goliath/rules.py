@@ -1,7 +1,11 @@
 """David & Goliath rules engine: pure game state and transitions (rules: docs/david_goliath_rules.md).
 
 Cards are ids ``colour * 18 + (value - 1)`` over 5 colours x values 1..18 (Discrete(90)); a game with
-N players uses values 1..3N (§1). Card constants live in :mod:`.cards`, the snapshot checks, the
+N players uses values 1..3N (§1). Two players play the dummy variant by default (DG-5): a third table
+seat, the dummy (seat 2), is dealt a hand and plays uniformly random legal cards from the env's RNG inside
+``apply``; it is never an agent and its taken cards score for nobody. ``game.seats`` is the number of
+table seats (3 in the dummy variant, else ``num_players``); per-seat card arrays have ``seats`` rows,
+scores and totals ``num_players`` entries. Card constants live in :mod:`.cards`, the snapshot checks, the
 invariants and the position helper in :mod:`.checks`.
 """
 
@@ -14,7 +18,7 @@ import numpy as np
 
 from ..core.dealing import deal_constrained
 from ..core.game import Game, State
-from ..core.options import Bool, Int, Option, Optional, Options
+from ..core.options import Bool, Choice, Int, Option, Optional, Options, check_with
 from . import checks
 from .cards import (  # noqa: F401  (re-exported: the rules' vocabulary)
     ACTIONS, CARD_COLOUR, CARD_VALUE, COLOUR_LETTERS, COLOURS, HAND_SIZE, MAX_VALUE, NUM_CARDS, NUM_COLOURS,
@@ -25,6 +29,8 @@ from .cards import (  # noqa: F401  (re-exported: the rules' vocabulary)
 OPTIONS = Options("david_goliath", [
     Option("rounds", None, Optional(Int(1, 100)), "rounds in a game; None: one per player (DG-4)"),
     Option("card_features", False, Bool(), "add the card_features observation block"),
+    Option("two_player_variant", None, Optional(Choice("dummy", "literal")),
+           "two players only: 'dummy' (default; a random dummy third seat) or 'literal' (DG-5)"),
 ])
 
 
@@ -46,7 +52,7 @@ def resolve_trick(values: Sequence[int]) -> tuple[int, int]:
 
 
 class DavidGoliathGame(Game):
-    """David & Goliath for 2-6 players (2 is the documented extension, DG-5)."""
+    """David & Goliath for 2-6 players (2: the dummy variant by default, or the literal one; DG-5)."""
 
     name = "david_goliath"
     min_players = 2
@@ -58,8 +64,15 @@ class DavidGoliathGame(Game):
         super().__init__(num_players)
         resolved = OPTIONS.resolve(options, where=self.name)
         self.card_features: bool = resolved["card_features"]
-        self.rounds: int = self.num_players if resolved["rounds"] is None else resolved["rounds"]  # DG-4
-        self.max_value = 3 * self.num_players  # §1
+        variant = resolved["two_player_variant"]
+        check_with(self.name, "two_player_variant", variant, lambda v: v is None or self.num_players == 2,
+                   "None unless num_players=2 (DG-5)")
+        self.two_player_variant: str | None = (variant or "dummy") if self.num_players == 2 else None
+        #: DG-5: the dummy's table seat (after both players), or None.
+        self.dummy: int | None = 2 if self.two_player_variant == "dummy" else None
+        self.seats: int = 3 if self.dummy is not None else self.num_players
+        self.rounds: int = self.num_players if resolved["rounds"] is None else resolved["rounds"]  # DG-4, DG-5
+        self.max_value = 3 * self.seats  # §1; DG-5: the dummy variant uses the 3-player deck
         self.deck = np.array([card_id(c, v) for c in range(NUM_COLOURS) for v in range(1, self.max_value + 1)])
         self.in_play = np.zeros(NUM_CARDS, bool)
         self.in_play[self.deck] = True
@@ -73,7 +86,10 @@ class DavidGoliathGame(Game):
         return self.rounds * HAND_SIZE * self.num_players
 
     def config(self) -> dict[str, Any]:
-        return {"num_players": self.num_players, "rounds": self.rounds, "card_features": self.card_features}
+        config = {"num_players": self.num_players, "rounds": self.rounds, "card_features": self.card_features}
+        if self.num_players == 2:
+            config["two_player_variant"] = self.two_player_variant
+        return config
 
     def invariants(self, state: DavidGoliathState) -> list[str]:
         """Every card of the deck in exactly one place, hand sizes, whose turn, voids, tallies and totals;
@@ -106,7 +122,7 @@ class DavidGoliathGame(Game):
         return checks.position(self, base, spec)
 
     def new_initial_state(self, rng: np.random.Generator) -> DavidGoliathState:
-        return DavidGoliathState(self, dealer=int(rng.integers(self.num_players)), rng=rng)  # DG-1
+        return DavidGoliathState(self, dealer=int(rng.integers(self.num_players)), rng=rng)  # DG-1 (DG-5: a player)
 
     def state_from_json(self, data: dict[str, Any]) -> DavidGoliathState:
         return DavidGoliathState.from_json(self, data)
@@ -123,7 +139,7 @@ class DavidGoliathState(State):
     """A position. Arrays are indexed by absolute seat; ``trick`` lists cards in play order."""
 
     def __init__(self, game: DavidGoliathGame, dealer: int, rng: np.random.Generator | None):
-        n = game.num_players
+        n = game.seats  # table seats (DG-5: with the dummy)
         self.game = game
         self.hands = np.zeros((n, NUM_CARDS), np.int8)
         self.taken = np.zeros((n, NUM_CARDS), np.int8)  # this round, public (§3.5)
@@ -134,12 +150,12 @@ class DavidGoliathState(State):
         self._following = np.zeros(NUM_CARDS, np.int8)  # legal_mask's buffer when the led colour binds
         self.colour_counts = [[0] * NUM_COLOURS for _ in range(n)]
         self.trick: list[int] = []
-        self.totals = np.zeros(n, np.int64)
-        self.round_colour_scores: list[list[list[int]]] = []  # round x seat x colour
+        self.totals = np.zeros(game.num_players, np.int64)
+        self.round_colour_scores: list[list[list[int]]] = []  # round x player x colour
         self.round = 0
         self.tricks_played = 0
         self.dealer = dealer
-        self.leader = self.current_player = (dealer + 1) % n
+        self.leader = self.current_player = (dealer + 1) % game.num_players  # DG-3; DG-5: the non-dealer
         self.is_terminal = False
         #: Bumped whenever public per-seat data (taken, voids, scores) changes; observers cache on it.
         self.public_epoch = 0
@@ -171,13 +187,21 @@ class DavidGoliathState(State):
                 self.voids[player, led] = 1
                 self.public_epoch += 1
         trick.append(action)
-        if len(trick) < self.game.num_players:
-            self.current_player = (player + 1) % self.game.num_players
+        if len(trick) < self.game.seats:
+            self.current_player = (player + 1) % self.game.seats
+            if self.current_player == self.game.dummy:
+                self._dummy_plays(rng)
         else:
             self._finish_trick(rng)
 
+    def _dummy_plays(self, rng: np.random.Generator) -> None:
+        """DG-5: the dummy plays a uniformly random legal card of its hand (following the led colour when it
+        can), drawn from the env's RNG; then play goes on (it may finish the trick)."""
+        legal = self.legal_mask().nonzero()[0]
+        self.apply(int(legal[rng.integers(len(legal))]), rng)
+
     def _finish_trick(self, rng: np.random.Generator) -> None:
-        n = self.game.num_players
+        n = self.game.seats
         highest, lowest = resolve_trick([CARD_VALUE[card] for card in self.trick])
         goliath_taker = (self.leader + lowest) % n  # David takes Goliath (§3.4)
         winner = (self.leader + highest) % n
@@ -190,6 +214,8 @@ class DavidGoliathState(State):
         self.leader = self.current_player = winner  # DG-2: highest card leads the next trick
         if self.tricks_played == HAND_SIZE:
             self._end_round(rng)
+        elif winner == self.game.dummy:
+            self._dummy_plays(rng)  # DG-5: the dummy leads after taking a trick
 
     def _take(self, taker: int, card: int) -> None:
         """Move a played card to ``taker``'s pile, keeping the colour tallies (§4)."""
@@ -203,7 +229,7 @@ class DavidGoliathState(State):
             self.colour_points[taker, colour] = count
 
     def _end_round(self, rng: np.random.Generator) -> None:
-        by_colour = self.colour_points.tolist()
+        by_colour = self.colour_points[:self.game.num_players].tolist()  # DG-5: the dummy's cards score for nobody
         self.round_colour_scores.append(by_colour)
         for seat, colours in enumerate(by_colour):
             self.totals[seat] += sum(colours)
@@ -212,11 +238,11 @@ class DavidGoliathState(State):
             self.is_terminal = True
             self.current_player = -1
         else:
-            self.dealer = (self.dealer + 1) % self.game.num_players  # §2
+            self.dealer = (self.dealer + 1) % self.game.num_players  # §2; DG-5: alternates between the players
             self._deal(rng)
 
     def _deal(self, rng: np.random.Generator) -> None:
-        n = self.game.num_players
+        n = self.game.seats  # DG-5: the dummy is dealt 15 cards too
         cards = rng.permutation(self.game.deck)
         self.hands.fill(0)
         self.hands[np.repeat(np.arange(n), HAND_SIZE), cards] = 1
@@ -228,7 +254,7 @@ class DavidGoliathState(State):
         self.voids.fill(0)
         self.trick = []
         self.tricks_played = 0
-        self.leader = self.current_player = (self.dealer + 1) % n  # DG-3
+        self.leader = self.current_player = (self.dealer + 1) % self.game.num_players  # DG-3 (DG-5: the non-dealer)
         self.public_epoch += 1
 
     # ------------------------------------------------------------------ reporting
@@ -236,7 +262,7 @@ class DavidGoliathState(State):
         """Totals so far, plus the current round's points while a round is in progress."""
         if self.is_terminal:
             return self.totals.tolist()
-        return (self.totals + self.colour_points.sum(axis=1)).tolist()
+        return (self.totals + self.colour_points[:self.game.num_players].sum(axis=1)).tolist()
 
     def score_breakdown(self) -> dict[str, Any]:
         return {
@@ -245,19 +271,21 @@ class DavidGoliathState(State):
         }
 
     def render(self, viewer: int | None = None) -> str:
-        n = self.game.num_players
+        n = self.game.seats
+        seat_name = [f"player_{seat}" if seat != self.game.dummy else "dummy" for seat in range(n)]
         lines = [
             f"round {min(self.round + 1, self.game.rounds)}/{self.game.rounds}  "
             f"trick {min(self.tricks_played + 1, HAND_SIZE)}/{HAND_SIZE}  "
-            f"dealer player_{self.dealer}  leader player_{self.leader}",
-            "trick: " + (", ".join(f"player_{(self.leader + k) % n} {card_name(c)}"
+            f"dealer player_{self.dealer}  leader {seat_name[self.leader]}",
+            "trick: " + (", ".join(f"{seat_name[(self.leader + k) % n]} {card_name(c)}"
                                    for k, c in enumerate(self.trick)) or "-"),
             f"{'seat':<10}{'score':>6}  {'hand':>4}  taken this round / voids",
         ]
         for seat in range(n):
             taken = " ".join(card_name(c) for c in np.flatnonzero(self.taken[seat])) or "-"
             voids = "".join(COLOUR_LETTERS[c] for c in np.flatnonzero(self.voids[seat]))
-            lines.append(f"player_{seat:<3}{self.totals[seat]:>6}  {int(self.hands[seat].sum()):>4}  "
+            total = self.totals[seat] if seat < len(self.totals) else "-"  # DG-5: the dummy scores nothing
+            lines.append(f"{seat_name[seat]:<10}{total:>6}  {int(self.hands[seat].sum()):>4}  "
                          f"{taken}{'  void: ' + voids if voids else ''}")
         if viewer is not None:
             hand = " ".join(card_name(c) for c in np.flatnonzero(self.hands[viewer]))
@@ -290,7 +318,7 @@ class DavidGoliathState(State):
             state.hands[seat, hand] = 1
             for card in taken:
                 state._take(seat, card)
-        n = game.num_players
+        n = game.seats
         state.colour_counts = state.hands.reshape(n, NUM_COLOURS, MAX_VALUE).sum(axis=2).tolist()
         state.voids[:] = data["voids"]
         state.trick = list(data["trick"])
@@ -302,10 +330,10 @@ class DavidGoliathState(State):
 
     # ------------------------------------------------------------------ information sets
     def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
-        """Re-deal the other hands from the cards unseen by ``player``, keeping hand sizes and the
-        publicly revealed voids (§6). The unseen cards are listed in id order, so the result depends
-        only on what ``player`` knows and on ``rng``, never on who truly holds what."""
-        others = [seat for seat in range(self.game.num_players) if seat != player]
+        """Re-deal the other hands (DG-5: the opponent's and the dummy's) from the cards unseen by ``player``,
+        keeping hand sizes and the publicly revealed voids (§6). The unseen cards are listed in id order, so
+        the result depends only on what ``player`` knows and on ``rng``, never on who truly holds what."""
+        others = [seat for seat in range(self.game.seats) if seat != player]
         unseen = np.flatnonzero(self.hands[others].sum(axis=0))
         capacities = [int(self.hands[seat].sum()) for seat in others]
         if not self.voids[others].any():  # no constraint: every split of a uniform shuffle is a uniform deal

@@ -39,10 +39,13 @@ def test_terminal_infos_break_the_scores_down_by_round_seat_and_colour():
     ({"rounds": True}, "rounds=True"),
     ({"card_features": 1}, "card_features=1 is not allowed; allowed: True or False"),
     ({"card_features": "yes"}, "card_features='yes'"),
-    ({"colours": 4}, r"unknown option\(s\) \['colours'\]; options: \['card_features', 'rounds'\]"),
+    ({"colours": 4}, r"unknown option\(s\) \['colours'\]; options: \['card_features', 'rounds', 'two_player_variant'\]"),
+    ({"two_player_variant": "solo"}, "two_player_variant='solo' is not allowed; allowed: None or one of"),
+    ({"two_player_variant": "dummy"}, r"two_player_variant='dummy' is not allowed; allowed: None unless num_players=2"),
 ])
 def test_bad_game_options_are_a_config_error_naming_option_value_and_allowed(kwargs, message):
-    """DG-4: rounds is an int 1..100 (None: one per player); card_features a bool."""
+    """DG-4: rounds is an int 1..100 (None: one per player); card_features a bool; DG-5:
+    two_player_variant only with two players."""
     with pytest.raises(ConfigError, match=message):
         david_goliath_v0.env(**kwargs)
     with pytest.raises(ConfigError, match=message):
@@ -51,7 +54,10 @@ def test_bad_game_options_are_a_config_error_naming_option_value_and_allowed(kwa
 
 def test_options_keep_their_defaults_and_accept_numpy_ints():
     """DG-4: rounds default to the number of players."""
-    assert OPTIONS.resolve({}) == {"rounds": None, "card_features": False}
+    assert OPTIONS.resolve({}) == {"rounds": None, "card_features": False, "two_player_variant": None}
+    assert DavidGoliathGame(2).config() == {"num_players": 2, "rounds": 2, "card_features": False,
+                                            "two_player_variant": "dummy"}  # DG-5: the default for two
+    assert DavidGoliathGame(2, two_player_variant="literal").config()["two_player_variant"] == "literal"
     game = DavidGoliathGame(5)
     assert game.config() == {"num_players": 5, "rounds": 5, "card_features": False}
     game = DavidGoliathGame(3, rounds=np.int64(2), card_features=np.bool_(True))
@@ -83,23 +89,25 @@ def test_observation_blocks_match_the_state(players):
             env.step(None)
             continue
         state = raw.state_
+        seats = raw.game.seats  # DG-5: two players sit with the dummy
+        totals = np.append(state.totals, [0] * (seats - players))  # the dummy scores for nobody
         for seat, name in enumerate(raw.possible_agents):
             views = raw.observer.layout.views(raw.observe(name)["observation"])
-            rotation = [(seat + k) % players for k in range(players)]
+            rotation = [(seat + k) % seats for k in range(seats)]
             assert (views["hand"] == state.hands[seat]).all()
             assert [int(np.argmax(row)) for row in views["trick"] if row.any()] == state.trick
-            assert views["trick_leader"][(state.leader - seat) % players] == 1 == views["trick_leader"].sum()
-            assert views["dealer"][(state.dealer - seat) % players] == 1 == views["dealer"].sum()
+            assert views["trick_leader"][(state.leader - seat) % seats] == 1 == views["trick_leader"].sum()
+            assert views["dealer"][(state.dealer - seat) % seats] == 1 == views["dealer"].sum()
             assert views["led_colour"].sum() == (1 if state.trick else 0)
             assert views["trick_number"][state.tricks_played] == 1
             assert (views["seats"][:, :90] == state.taken[rotation]).all()
             assert (views["seats"][:, 90:95] == state.voids[rotation]).all()
-            counts = state.taken.reshape(players, 5, 18).sum(axis=2)[rotation]
+            counts = state.taken.reshape(seats, 5, 18).sum(axis=2)[rotation]
             assert np.allclose(views["seats"][:, 95:100] * 15, counts)
             colour_points = [colour_scores(np.flatnonzero(state.taken[s])) for s in rotation]
             assert np.allclose(views["seats"][:, 100:105] * 35, colour_points)
-            assert np.allclose(views["seats"][:, 105] * 100, np.array(state.totals)[rotation])
-            others = [s for s in range(players) if s != seat]
+            assert np.allclose(views["seats"][:, 105] * 100, totals[rotation])
+            others = [s for s in range(seats) if s != seat]
             assert (views["unseen"] == state.hands[others].sum(axis=0)).all()
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 

@@ -39,14 +39,22 @@ def test_determinize_keeps_every_observation_of_the_agent(players):
             assert (new[seat] == old[seat]).all()
             assert (new.sum(axis=1) == old.sum(axis=1)).all()  # hand sizes kept
             assert (new.sum(axis=0) == old.sum(axis=0)).all()  # same unseen cards
-            for other in range(players):  # publicly revealed voids respected
+            for other in range(raw.game.seats):  # publicly revealed voids respected (the dummy's too, DG-5)
                 for colour in np.flatnonzero(raw.state_.voids[other]):
                     assert not new[other, colour * 18:(colour + 1) * 18].any()
             changed += not (new == old).all()
-    if players == 2:
-        assert changed == 0  # the unseen cards are exactly the opponent's hand: one consistent deal
-    else:
-        assert changed > checked // 2  # other hands really are re-dealt
+    assert changed > checked // 2  # other hands really are re-dealt (DG-5: the opponent's with the dummy's)
+
+
+def test_literal_two_player_redeal_is_the_one_consistent_deal():
+    """DG-5 literal variant: the unseen cards are exactly the opponent's hand, so a re-deal changes nothing."""
+    env = david_goliath_v0.env(num_players=2, two_player_variant="literal")
+    env.reset(seed=4)
+    for _ in range(7):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    raw = env.unwrapped
+    for agent in raw.possible_agents:
+        assert (raw.determinize(agent, seed=1).state_.hands == raw.state_.hands).all()
 
 
 def test_determinized_env_plays_on_independently():

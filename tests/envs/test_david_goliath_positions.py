@@ -100,7 +100,7 @@ TAMPERED_STATES = {
     "current player out of step": (lambda s: setattr(s, "current_player", (s.current_player + 1) % 4), "plays next"),
     "current player 7": (lambda s: setattr(s, "current_player", 7), "plays next"),
     "leader out of range": (lambda s: setattr(s, "leader", 4), "leader=4 is not a seat 0..3"),
-    "dealer out of range": (lambda s: setattr(s, "dealer", -1), "dealer=-1 is not a seat 0..3"),
+    "dealer out of range": (lambda s: setattr(s, "dealer", -1), "dealer=-1 is not a player 0..3"),
     "round out of range": (lambda s: setattr(s, "round", 3), "round=3 is not a round in progress 0..2"),
     "tricks played out of range": (lambda s: setattr(s, "tricks_played", HAND_SIZE), "tricks_played=15"),
     "trick of N cards": (lambda s: s.trick.extend([held_card(s, p) for p in range(4)][:4 - len(s.trick)]),

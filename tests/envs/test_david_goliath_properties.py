@@ -10,7 +10,9 @@ GAMES_PER_COUNT = 410  # x 5 player counts = 2,050 games
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_random_games_keep_invariants(players):
-    game = DavidGoliathGame(players)
+    """Two players: the literal variant here, where every trick is the two players' (DG-5); the dummy
+    variant has its own random-play test in test_david_goliath_dummy.py."""
+    game = DavidGoliathGame(players, **({"two_player_variant": "literal"} if players == 2 else {}))
     in_play = np.zeros(90, np.int64)
     in_play[game.deck] = 1
     for seed in range(GAMES_PER_COUNT):

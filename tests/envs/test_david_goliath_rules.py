@@ -60,13 +60,15 @@ def test_colour_score_one_or_two_face_value_else_count(values, expected):
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_components_per_player_count(players):
-    """§1 and DG-5: values 1..3N in five colours, 15 cards each."""
+    """§1 and DG-5: values 1..3N in five colours, 15 cards each; two players (dummy variant, the default)
+    use the 3-player deck, 15 cards to each player and 15 to the dummy."""
     game = DavidGoliathGame(players)
-    assert len(game.deck) == 15 * players
+    seats = 3 if players == 2 else players
+    assert game.seats == seats and len(game.deck) == 15 * seats
     state = game.new_initial_state(np.random.default_rng(1))
-    assert state.hands.sum(axis=1).tolist() == [HAND_SIZE] * players
+    assert state.hands.sum(axis=1).tolist() == [HAND_SIZE] * seats
     values = {int(c) % 18 + 1 for c in np.flatnonzero(state.hands.sum(axis=0))}
-    assert values == set(range(1, 3 * players + 1))
+    assert values == set(range(1, 3 * seats + 1))
 
 
 @pytest.mark.parametrize("players", [0, 1, 7, 10])
@@ -127,10 +129,11 @@ def test_must_follow_the_led_colour_if_able():
 
 
 def test_two_players_each_take_the_others_card_so_play_cannot_matter():
-    """DG-5 extension (spec finding): with two players the lowest takes the highest and the highest
-    the other card, so each player always takes the opponent's card, ties included (§3.3). A round's
-    score is the score of the opponent's dealt hand, whatever is played."""
-    game = DavidGoliathGame(2, rounds=1)
+    """DG-5, the literal variant (an option): with two players the lowest takes the highest and the
+    highest the other card, so each player always takes the opponent's card, ties included (§3.3). A
+    round's score is the score of the opponent's dealt hand, whatever is played."""
+    game = DavidGoliathGame(2, rounds=1, two_player_variant="literal")
+    assert game.seats == 2 and len(game.deck) == 30
     for seed in range(20):
         results = set()
         for policy in (0, -1, "random"):
