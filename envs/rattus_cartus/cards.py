@@ -30,8 +30,15 @@ NUM_ITEMS = NUM_KINDS + len(SPECIAL_COPIES)  # 35
 #: Item index of a special type t (6..10).
 ITEM_OF_TYPE = {t: NUM_KINDS + t - JOKER for t in range(JOKER, NUM_TYPES)}
 ITEM_TYPE = tuple(KIND_CLASS) + tuple(range(JOKER, NUM_TYPES))
-PLAYABLE_TYPES = tuple(range(0, 9))  # population classes, joker, Sword, Flute (R-A9)
+I_JOKER, I_SWORD, I_FLUTE, I_PASS, I_GOLD = (ITEM_OF_TYPE[t] for t in (JOKER, SWORD, FLUTE, PASS, GOLD))
+#: Items a player may commit to a building (R-A9).
+COMMITTABLE = tuple(range(NUM_KINDS)) + (I_JOKER, I_SWORD, I_FLUTE)
+#: The items of each population class.
+CLASS_ITEMS = tuple(tuple(range(c * 5, c * 5 + 5)) for c in range(NUM_CLASSES))
 NUM_POINT_TOKENS = 20
+#: Upper bound on a player's rats: 10 + every population card mismatched in every round + a Flute rat
+#: per slot (used to rank rats inside a score, see :func:`.scoring.ranking_scores`).
+MAX_RATS = 1000
 
 BUILDINGS = ("farm", "brewery", "marketplace", "office", "monastery", "hospital", "castle", "watchtower",
              "fortune_tellers_tent", "rat_catchers_hut", "palace", "treasury")

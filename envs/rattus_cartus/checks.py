@@ -6,17 +6,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.game import SnapshotError
 from .cards import (
-    BUILDINGS, BUILDINGS_IN_GAME, INITIAL_HAND, INITIAL_RATS, KIND_COPIES, NUM_BUILDING_CARDS, NUM_CLASSES,
-    NUM_ITEMS, NUM_KINDS, NUM_POINT_TOKENS, NUN_ROW_SIZE, SPECIAL_COPIES, parse_building_card, parse_item,
+    BUILDINGS, BUILDINGS_IN_GAME, I_GOLD, I_PASS, INITIAL_HAND, INITIAL_RATS, KIND_COPIES, MAX_RATS,
+    NUM_BUILDING_CARDS, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUM_POINT_TOKENS, NUN_ROW_SIZE, SPECIAL_COPIES,
+    parse_building_card, parse_item,
 )
-from .rules import (
-    D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, I_GOLD, I_PASS, MAX_RATS, NONE, PHASE_B, PHASE_C, PHASE_D,
-    PHASE_OVER, ST_ACTIONS, ST_START, RattusCartusGame, RattusCartusState,
+from .decisions import (
+    D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, NONE, PHASE_B, PHASE_C, PHASE_D, PHASE_OVER, ST_ACTIONS, ST_START,
 )
+from .scoring import final_result
+
+if TYPE_CHECKING:
+    from .rules import RattusCartusGame, RattusCartusState
 
 BIG = 10**6
 
@@ -180,13 +184,12 @@ def parse_state(game: RattusCartusGame, data: dict[str, Any]) -> RattusCartusSta
     if missing or unknown:
         raise SnapshotError(f"rattus_cartus: state " + "; ".join(
             [f"lacks {missing}"] * bool(missing) + [f"has unknown key(s) {unknown}"] * bool(unknown)))
-    state = RattusCartusState(game)
+    state = game.blank_state()
     for key, spec in schema.items():
         setattr(state, key, _check(key, data[key], spec))
     if state.is_terminal:
         if state.phase != PHASE_OVER:
             raise SnapshotError("rattus_cartus: state is_terminal but phase is not game over")
-        from .scoring import final_result
         state.result = final_result(state)
     return state
 

@@ -14,12 +14,16 @@ on the state's values themselves, never on counters. Tests compare both encoders
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
 from .cards import NUM_BUILDING_CARDS, NUM_BUILDINGS, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE, TREASURY
-from .rules import RattusCartusGame, RattusCartusState
+
+if TYPE_CHECKING:
+    from .rules import RattusCartusGame, RattusCartusState
 
 SEAT_FEATURES = 49
 CONTEXT_FEATURES = 11

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from .cards import CLASS_NAMES, NUM_ITEMS, NUM_KINDS, building_card_name, item_name, kind_name
-from .rules import DECISION_NAMES, PHASE_NAMES, RattusCartusState
+from typing import TYPE_CHECKING
+
+from .cards import CLASS_NAMES, NUM_ITEMS, building_card_name, item_name, kind_name
+from .decisions import DECISION_NAMES, PHASE_NAMES
+
+if TYPE_CHECKING:
+    from .rules import RattusCartusState
 
 
 def _holding(counts: list[int]) -> str:
@@ -59,5 +64,3 @@ def render(state: RattusCartusState, viewer: int | None = None) -> str:
             lines.append(f"your point tokens: {state.tokens[viewer]}")
     return "\n".join(lines)
 
-
-assert NUM_KINDS == 30

@@ -4,7 +4,9 @@ Holdings are lists of 35 counts (30 population *kinds* ``class * 5 + nuns``, the
 Pass, Gold; see :mod:`.cards`). The state machine walks the five phases of a round (§3.0) and stops at
 each decision point D1..D10 (§8.1); everything else is automatic (§8.1, R-A16). Snapshot parsing, the
 invariants and the position helper live in :mod:`.checks`, scoring in :mod:`.scoring`, the re-deal for
-search in :mod:`.sampler`, text rendering in :mod:`.render`.
+search in :mod:`.sampler`, text rendering in :mod:`.render`; the codes of decisions, phases and stages in
+:mod:`.decisions`. Those modules depend only on the leaf modules (:mod:`.cards`, :mod:`.decisions`) and
+read the state duck-typed, so this module imports them at the top and nothing imports it back.
 """
 
 from __future__ import annotations
@@ -18,31 +20,19 @@ from ..core.options import Options
 from . import actions as A
 from . import config as C
 from .cards import (
-    BUILDING_CLASS, BUILDINGS, BUILDINGS_IN_GAME, BREWERY, CASTLE, FARM, FLUTE, GOLD, HOSPITAL, INITIAL_HAND,
-    INITIAL_RATS, ITEM_OF_TYPE, ITEM_TYPE, JOKER, KIND_CLASS, KIND_COPIES, MARKETPLACE, MONASTERY, NUM_BUILDINGS,
-    NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE, OFFICE, PALACE, PASS, PLAYER_COUNT_TABLE, RAT_CATCHER,
-    SPECIAL_COPIES, SWORD, TENT, TREASURY, WATCHTOWER,
+    BREWERY, BUILDINGS, BUILDINGS_IN_GAME, BUILDING_CLASS, CASTLE, CLASS_ITEMS, COMMITTABLE, FARM, FLUTE, GOLD,
+    HOSPITAL, INITIAL_HAND, INITIAL_RATS, ITEM_TYPE, I_FLUTE, I_JOKER, I_PASS, I_SWORD, JOKER, KIND_COPIES,
+    MARKETPLACE, MONASTERY, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE, OFFICE, PALACE, PASS,
+    PLAYER_COUNT_TABLE, RAT_CATCHER, SPECIAL_COPIES, SWORD, TENT, TREASURY, WATCHTOWER,
 )
-
-# Decision points (§8.1); 0: none (game over).
-NONE, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10 = range(11)
-DECISION_NAMES = ("none", "D1 supply choice", "D2 supply peek", "D3 turn start", "D4 commit cards",
-                  "D5 Sword loser", "D6 Sword payment", "D7 Flute receiver", "D8 Tent peek",
-                  "D9 Hospital discard", "D10 Watchtower payment")
-# Phases (§3.0): B supply, C entering, D resolving, OVER after the last round.
-PHASE_B, PHASE_C, PHASE_D, PHASE_OVER = range(4)
-PHASE_NAMES = ("B supply", "C entering", "D resolving", "game over")
-# Stages of the slot being resolved in phase D (§3.4).
-ST_START, ST_SWORD, ST_FLUTE, ST_ACTIONS = range(4)
-
-I_JOKER, I_SWORD, I_FLUTE, I_PASS, I_GOLD = (ITEM_OF_TYPE[t] for t in (JOKER, SWORD, FLUTE, PASS, GOLD))
-#: Items a player may commit to a building (R-A9).
-COMMITTABLE = tuple(range(NUM_KINDS)) + (I_JOKER, I_SWORD, I_FLUTE)
-_CLASS_ITEMS = tuple(tuple(range(c * 5, c * 5 + 5)) for c in range(NUM_CLASSES))
-_TYPE_ITEMS = _CLASS_ITEMS + tuple((ITEM_OF_TYPE[t],) for t in range(JOKER, GOLD + 1))
-#: Upper bound on a player's rats: 10 + every population card mismatched in every round + a Flute rat
-#: per slot (used to rank rats inside a score, see :func:`.scoring.ranking_scores`).
-MAX_RATS = 1000
+from .checks import invariants, parse_state, position, to_json
+from .decisions import (
+    D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, NONE, PHASE_B, PHASE_C, PHASE_D, PHASE_OVER, ST_ACTIONS, ST_FLUTE,
+    ST_START, ST_SWORD,
+)
+from .render import render
+from .sampler import resample_hidden
+from .scoring import final_result, ranking_scores
 
 
 def _zeros() -> list[int]:
@@ -139,15 +129,17 @@ class RattusCartusGame(Game):
         state.setup(rng)
         return state
 
+    def blank_state(self) -> RattusCartusState:
+        """A state before the deal (every field at its initial value); :func:`.checks.parse_state` fills it."""
+        return RattusCartusState(self)
+
     def state_from_json(self, data: dict[str, Any]) -> RattusCartusState:
-        from .checks import parse_state
         return parse_state(self, data)
 
     def invariants(self, state: RattusCartusState) -> list[str]:
         """Population cards, supplies and point tokens conserved, building cards in one place, rats and
         influence in range, knowledge records bounded, and the decision on turn consistent with the phase;
         see :func:`.checks.invariants`."""
-        from .checks import invariants
         return invariants(self, state)
 
     def position(self, base: dict[str, Any], **spec: Any) -> dict[str, Any]:
@@ -167,7 +159,6 @@ class RattusCartusGame(Game):
           seat order, class by class).
 
         Anything inconsistent is refused by :meth:`invariants` (``SnapshotError`` naming it)."""
-        from .checks import position
         return position(self, base, spec)
 
     def action_to_string(self, action: int) -> str:
@@ -461,7 +452,7 @@ class RattusCartusState(State):
         """The item moved when an action names ``card_type`` (R-A31)."""
         if item >= 0:
             return item
-        items = _CLASS_ITEMS[card_type]
+        items = CLASS_ITEMS[card_type]
         if self.game.population_choice == "lowest_nun":
             return next(i for i in items if holding[i])
         total = sum(holding[i] for i in items)
@@ -720,7 +711,7 @@ class RattusCartusState(State):
                 if count:
                     self._show(p, item, count)
             self._gain_influence(p, cls, self._m(p))
-            mismatched = sum(committed[:NUM_KINDS]) - sum(committed[i] for i in _CLASS_ITEMS[cls])
+            mismatched = sum(committed[:NUM_KINDS]) - sum(committed[i] for i in CLASS_ITEMS[cls])
             self.rats[p] += mismatched
 
     def _sword(self, entrants: list[int]) -> bool:
@@ -941,7 +932,6 @@ class RattusCartusState(State):
             self.is_terminal = True
             self.entrants = [[] for _ in range(self.game.k)]
             self.entered = [-1] * self.n
-            from .scoring import final_result
             self.result = final_result(self)
             return
         self._begin_round()
@@ -950,25 +940,20 @@ class RattusCartusState(State):
     def scores(self) -> list[float]:
         """Terminal: the ranking score of :func:`.scoring.ranking_scores` (winners on top); before the
         end, the VP the position would score now."""
-        from .scoring import final_result, ranking_scores
         if self.is_terminal:
             return ranking_scores(self.game, self.result)
         return [float(v) for v in final_result(self)["vp"]]
 
     def score_breakdown(self) -> dict[str, Any]:
-        from .scoring import final_result
         return self.result if self.result is not None else final_result(self)
 
     def render(self, viewer: int | None = None) -> str:
-        from .render import render
         return render(self, viewer)
 
     def to_json(self) -> dict[str, Any]:
-        from .checks import to_json
         return to_json(self)
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
-        from .sampler import resample_hidden
         resample_hidden(self, player, rng)
 
 
@@ -998,5 +983,3 @@ def select_buildings(game: RattusCartusGame, rng: np.random.Generator) -> list[i
             cards += [pool[i] for i in sorted(rng.permutation(len(pool))[:5].tolist())]
     return cards
 
-
-assert NUM_BUILDINGS == 12 and len(COMMITTABLE) == 33

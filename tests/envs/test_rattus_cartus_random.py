@@ -11,7 +11,9 @@ import random
 import numpy as np
 import pytest
 
+from hiddenhand.envs import rattus_cartus_v0
 from hiddenhand.envs.rattus_cartus.checks import invariants
+from hiddenhand.envs.rattus_cartus.observation import reference_encode
 from hiddenhand.envs.rattus_cartus.rules import RattusCartusGame
 
 GAMES_PER_COUNT = 500
@@ -59,9 +61,6 @@ def test_random_games_keep_the_invariants(n):
 def test_the_observer_matches_the_reference_encoder(options):
     """The incremental observer gives exactly the vectors of ``reference_encode`` (every value written
     from scratch), for every seat at every step, whatever order the seats are observed in."""
-    from hiddenhand.envs import rattus_cartus_v0
-    from hiddenhand.envs.rattus_cartus.observation import reference_encode
-
     for n in (2, 4, 5):
         env = rattus_cartus_v0.env(num_players=n, **options)
         env.reset(seed=n)
