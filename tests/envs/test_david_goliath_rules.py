@@ -175,3 +175,22 @@ def _force_hands(state, hands):
         state.hands[seat, cards] = 1
     n = state.game.num_players
     state.colour_counts = state.hands.reshape(n, 5, 18).sum(axis=2).tolist()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_clone_is_an_independent_copy(players):
+    """``clone`` (used by the search agents) copies everything mutable: playing on the copy leaves the
+    original as it was, and both play on under the invariants."""
+    game = DavidGoliathGame(players, rounds=2)
+    rng = np.random.default_rng(players)
+    state = game.new_initial_state(rng)
+    for step in range(40):
+        copy = state.clone()
+        assert copy.to_json() == state.to_json() and game.invariants(copy) == []
+        before = state.to_json()
+        for _ in range(25):
+            if copy.is_terminal:
+                break
+            copy.apply(int(rng.choice(np.flatnonzero(copy.legal_mask()))), rng)
+        assert state.to_json() == before and game.invariants(copy) == []
+        state.apply(int(rng.choice(np.flatnonzero(state.legal_mask()))), rng)
