@@ -156,6 +156,9 @@ def evaluate(
 
     ``workers`` defaults to min(cores, 4); 1 plays in this process. Records do not depend on it.
     Without ``env_options``, trained agents' own options apply (e.g. observation features they need).
+    ``agents`` may name search agents (``"ismcts"``, ``"pimc:determinizations=4"``): every worker builds its
+    own agents and env, and :func:`~hiddenhand.agents.tournament.play_game` binds each agent to its seat
+    (``agent.bind(env, agent_id)``) before every game.
     """
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
@@ -191,5 +194,5 @@ def evaluate(
 
 
 def _play_list(*args) -> list[GameRecord]:
-    """Worker: :func:`play_games` with its own env and agents, as a list."""
+    """Worker: :func:`play_games` with its own env and agents (built and bound here), as a list."""
     return list(play_games(*args))

@@ -72,7 +72,7 @@ ROUND_OF: dict[str, Callable[[State], int]] = {
 #: Per game and algorithm: defaults chosen to stay within about 200 ms per move on one core (see
 #: docs in ``hiddenhand.agents.search``). Anything not listed falls back to the class defaults.
 GAME_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
-    "david_goliath": {"ismcts": {"iterations": 200, "horizon": "round"},
+    "david_goliath": {"ismcts": {"iterations": 120, "horizon": "round"},
                       "pimc": {"determinizations": 8, "horizon": "round"}},
     "koehandel": {"ismcts": {"iterations": 40, "horizon": 60},
                   "pimc": {"determinizations": 2, "horizon": 40}},
