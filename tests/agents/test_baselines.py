@@ -66,6 +66,14 @@ def test_heuristic_beats_random_in_four_players():
     assert standings["heuristic"].interval[0] > 0.25
 
 
+def test_heuristic_beats_random_in_the_two_player_dummy_variant():
+    """DG-5: with the dummy third hand two players have decisions that matter (the literal variant has
+    none); fixed seeds, so deterministic."""
+    result = run_tournament("david_goliath", ["heuristic", "random"], games=300, seed=0)
+    standings = {row.label: row for row in result.standings()}
+    assert standings["heuristic"].interval[0] > 0.5
+
+
 def test_tournament_rotates_seats_and_is_seeded():
     a = run_tournament("david_goliath", ["heuristic", "random", "random"], games=6, seed=3)
     b = run_tournament("david_goliath", ["heuristic", "random", "random"], games=6, seed=3)
