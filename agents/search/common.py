@@ -225,12 +225,15 @@ class _Sampler:
         self.count = 0
         clone = getattr(base, "clone", None)
         self._clone = clone if callable(clone) else None
+        # the game and what it owns (its configuration, tables) are shared by every copy, never copied
+        self._memo = {id(value): value for value in vars(self.game).values()}
+        self._memo[id(self.game)] = self.game
 
     def copy(self, state: State) -> State:
         """A copy of ``state`` that shares nothing mutable with it (``State.clone()`` when the game has one)."""
         if self._clone is not None:
             return state.clone()
-        return copy.deepcopy(state, {id(self.game): self.game})
+        return copy.deepcopy(state, dict(self._memo))
 
     def sample(self) -> State:
         """A fresh determinization, to play on in place."""
