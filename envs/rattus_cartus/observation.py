@@ -6,10 +6,13 @@ hands, other players' committed cards before their building is revealed, nun-row
 at, other players' point-token values when they differ (R-A2), others' rats with ``rats_public=False``
 (R-A30), and anything derived from a hidden building set (R-A32).
 
-Speed: :func:`reference_encode` writes every value from scratch (the definition); the observer gives
-the same vectors by keeping the public tables (per-seat rows, looks, reveals, the shared blocks) and
-each seat's last vector, and rewriting only what differs from the values it last wrote — caches keyed
-on the state's values themselves, never on counters. Tests compare both encoders at every step.
+Speed: :func:`reference_encode` writes every value from scratch (the definition). The observer gives the
+same vectors from one table of every value some seat may see, by absolute seat, gathered through a
+per-seat index array (rotation, own private blocks, hidden values pointing at a cell that stays 0). Each
+encode writes into the table only what differs from the state values it was last written from (lists
+compared whole, in C, then seat by seat); within one ``pub_epoch`` of the state (the engine bumps it on
+every action but a D4 commit) only the committer's hand size and cards are compared. Tests compare both
+encoders at every step and after restores.
 """
 
 from __future__ import annotations
@@ -29,8 +32,6 @@ SEAT_FEATURES = 49
 CONTEXT_FEATURES = 11
 GAME_FEATURES = 16
 ROW_FEATURES = NUM_BUILDINGS + 5 + 3 + 1
-#: The blocks every viewer shares unchanged (one contiguous run at the end of the vector).
-SHARED = ("game", "row", "supply", "discard", "reshuffled_deck", "buildings")
 
 
 class RattusCartusObserver(Observer):
@@ -75,181 +76,382 @@ class RattusCartusObserver(Observer):
     def __init__(self, game: RattusCartusGame):
         super().__init__(game)
         n = self._n = game.num_players
-        self._size = self.layout.size
         off = self._off = {name: s.start for name, s in self.layout.slices.items()}
-        self._shared = (off["game"], self._size)
-        self._seats = (off["seats"], off["seats"] + n * SEAT_FEATURES)
-        self._looks = (off["looks"], off["looks"] + n * NUN_ROW_SIZE)
-        self._reveals = (off["reveals"], off["reveals"] + n * NUM_ITEMS)
-        self._small = (0, off["own_hand"])  # decision .. context_seats: rewritten every time
+        # The table M holds every value some seat may be shown, by absolute seat; a seat's vector is M
+        # gathered through that seat's index array, which rotates the seats, picks the seat's own private
+        # blocks and points what it may not see at a cell that stays 0. Encoding writes into M only what
+        # differs from the state values M was last written from (the memos), then gathers.
+        self._M_DEC = self.layout.size - off["game"]  # the shared blocks come first, as in the vector
+        self._M_ACTOR = self._M_DEC + 11
+        self._M_START = self._M_ACTOR + n
+        self._M_CTX = self._M_START + n
+        self._M_CSEATS = self._M_CTX + CONTEXT_FEATURES
+        self._M_PRIV = self._M_CSEATS + 5 * n
+        self._PRIVATE = off["gifts"] - off["own_hand"]  # hand, pending, committed, tokens, nun row, seen
+        self._M_GIFTS = self._M_PRIV + n * self._PRIVATE
+        self._M_SEATS = self._M_GIFTS + n * n * (NUM_ITEMS + 1)
+        self._M_LOOKS = self._M_SEATS + n * SEAT_FEATURES
+        self._M_REVEALS = self._M_LOOKS + n * NUN_ROW_SIZE
+        self._M_ZERO = self._M_REVEALS + n * NUM_ITEMS
+        self._gather = [self._gather_for(v) for v in range(n)]
         self.invalidate()
+
+    def _gather_for(self, v: int) -> np.ndarray:
+        n, off, zero = self._n, self._off, self._M_ZERO
+        index = np.full(self.layout.size, -1, np.intp)
+        index[off["game"]:] = np.arange(self.layout.size - off["game"])
+        index[off["decision"]:off["decision"] + 11] = self._M_DEC + np.arange(11)
+        index[off["context"]:off["context"] + CONTEXT_FEATURES] = self._M_CTX + np.arange(CONTEXT_FEATURES)
+        o = off["own_hand"]
+        index[o:o + self._PRIVATE] = self._M_PRIV + v * self._PRIVATE + np.arange(self._PRIVATE)
+        for r in range(n):
+            q = (v + r) % n
+            index[off["actor"] + r] = self._M_ACTOR + q
+            index[off["start_player"] + r] = self._M_START + q
+            for j in range(5):
+                index[off["context_seats"] + j * n + r] = self._M_CSEATS + j * n + q
+            g = off["gifts"] + r * (NUM_ITEMS + 1)
+            index[g:g + NUM_ITEMS + 1] = (self._M_GIFTS + (v * n + q) * (NUM_ITEMS + 1) + np.arange(NUM_ITEMS + 1)
+                                          if r else zero)
+            s = off["seats"] + r * SEAT_FEATURES
+            index[s:s + SEAT_FEATURES] = self._M_SEATS + q * SEAT_FEATURES + np.arange(SEAT_FEATURES)
+            if r and not self.game.rats_public:  # R-A30: others' rats stay hidden
+                index[s] = zero
+            s = off["looks"] + r * NUN_ROW_SIZE
+            index[s:s + NUN_ROW_SIZE] = self._M_LOOKS + q * NUN_ROW_SIZE + np.arange(NUN_ROW_SIZE)
+            s = off["reveals"] + r * NUM_ITEMS
+            index[s:s + NUM_ITEMS] = self._M_REVEALS + q * NUM_ITEMS + np.arange(NUM_ITEMS)
+        assert (index >= 0).all()
+        index.flags.writeable = False
+        return index
 
     def invalidate(self) -> None:
         n = self._n
-        self._shared_vec = np.zeros(self._size - self._off["game"], np.float32)
-        self._shared_memo: dict[str, object] = {}
-        self._rows = np.zeros((2 * n, SEAT_FEATURES), np.float32)  # twice over: rows p.. are p's rotation
-        self._row_memo: list[list[float] | None] = [None] * n
-        self._looks_rows = np.zeros((2 * n, NUN_ROW_SIZE), np.float32)
-        self._looks_memo: list[list[int] | None] = [None] * n
-        self._reveal_rows = np.zeros((2 * n, NUM_ITEMS), np.float32)
-        self._reveal_memo: list[list[int] | None] = [None] * n
-        self._buffers: list[np.ndarray | None] = [None] * n
-        self._own_memo: list[dict[str, object]] = [{} for _ in range(n)]
-        self._buffer_key: list[tuple | None] = [None] * n
-        #: how often the observer rewrote the shared blocks, (rows), looks, reveals; and per seat buffer,
-        #: the versions it last copied
-        self._versions = [0, 0, 0, 0]
-        self._copied: list[list[int]] = [[-1, -1, -1, -1] for _ in range(n)]
-        self._ranks_key = None
-        self._ranks: list[list[int]] = []
-        self._public_key: tuple | None = None
-        self._public_phase: tuple | None = None
+        self._M = np.zeros(self._M_ZERO + 1, np.float32)
+        self._small_view = self._M[self._M_DEC:self._M_PRIV]
+        # memos: the values a table of zeros shows to begin with
+        self._epoch: tuple | None = None  # (state, pub_epoch) of the last public sync
+        # public, per seat
+        self._rats, self._hand_size, self._passes = [0] * n, [0] * n, [0] * n
+        self._hidden_in, self._hidden_out = [0] * n, [0] * n
+        self._announced, self._supply_slot = [-1] * n, [-1] * n
+        self._entry_pos, self._entry_order = [-1] * n, [-1] * n
+        self._tokens_pub: list[list[int]] = [[] for _ in range(n)]
+        self._committed_pub = [[0] * NUM_ITEMS for _ in range(n)]
+        self._entered, self._revealed = [-1] * n, [False] * n
+        self._pending_pub: list[list[int]] | None = None  # the pending cards counted (phase D only)
+        self._pending_sum = [0] * n
+        self._taken = [[0] * 5 for _ in range(n)]
+        self._shown = [[0] * 11 for _ in range(n)]
+        self._level = [[0] * NUM_CLASSES for _ in range(n)]
+        self._stamp = [[0] * NUM_CLASSES for _ in range(n)]
+        self._rank_rows = [[0] * NUM_CLASSES for _ in range(n)]
+        self._start, self._rsp = -1, -1
+        self._looks = [[0] * NUN_ROW_SIZE for _ in range(n)]
+        self._last_reveal = [[0] * NUM_ITEMS for _ in range(n)]
+        self._reveal_flags = [False] * n
+        self._reveals = [[0] * NUM_ITEMS for _ in range(n)]
+        # public, shared
+        self._small_key: tuple | None = None
+        self._round_key: tuple | None = None
+        self._gold = False
+        self._game_key: tuple | None = None
+        self._game_values = [0] * GAME_FEATURES
+        self._supply = [0] * 7
+        self._discard = [0] * NUM_KINDS
+        self._reshuffled = [0] * NUM_KINDS
+        self._located_key: tuple | None = None
+        self._located: list[int] = []  # discard pile + revealed committed cards, per kind
+        # private, per seat
+        self._private_epoch: list[tuple | None] = [None] * n  # (state, pub_epoch) of each seat's last sync
+        self._hand = [[0] * NUM_ITEMS for _ in range(n)]
+        self._pending = [[0] * NUM_ITEMS for _ in range(n)]
+        self._committed = [[0] * NUM_ITEMS for _ in range(n)]
+        self._tokens = [[] for _ in range(n)]
+        self._peeked = [[False] * NUN_ROW_SIZE for _ in range(n)]
+        self._peeks = [_UNSEEN for _ in range(n)]
+        self._peeks_row: list[list[int]] = [[] for _ in range(n)]  # the nun row the looks were written from
+        self._seen = [[0] * NUM_KINDS for _ in range(n)]
+        self._seen_source: list[tuple | None] = [None] * n
+        self._gifts = [[[0] * NUM_ITEMS for _ in range(n)] for _ in range(n)]
+        self._gift_flags = [[False] * n for _ in range(n)]
 
     # ------------------------------------------------------------------ encode
     def encode(self, state: RattusCartusState, player: int) -> np.ndarray:
-        n = self._n
-        self._sync_public(state)
-        out = self._buffers[player]
-        memo = self._own_memo[player]
-        off = self._off
-        key = (state, state.pub_epoch)
-        if out is not None and self._buffer_key[player] == key:
-            # the same epoch as this buffer: only a D4 commit happened since, which changes the
-            # committer's hand, committed cards and public row
-            p = state.current_player
-            if p >= 0:
-                r = (p - player) % n
-                lo = self._seats[0] + r * SEAT_FEATURES
-                out[lo:lo + SEAT_FEATURES] = self._rows[p]
-                if r and not self.game.rats_public:
-                    out[lo] = 0.0
-            if p == player:
-                _moved(out, off["own_hand"], state.hands[player], memo, "hand", state.last_item, -1)
-                _moved(out, off["own_committed"], state.committed[player], memo, "committed", state.last_item, 1)
-            return out.copy()
-        if out is None:
-            out = self._buffers[player] = np.zeros(self._size, np.float32)
-            self._copied[player] = [-1, -1, -1, -1]
-        self._buffer_key[player] = key
-        copied, versions = self._copied[player], self._versions
-        if copied[0] != versions[0]:
-            lo, hi = self._shared
-            out[lo:hi] = self._shared_vec
-            copied[0] = versions[0]
-        lo, hi = self._seats
-        out[lo:hi] = self._rows[player:player + n].ravel()  # (D4 patches may have touched the copy)
-        if not self.game.rats_public:
-            for r in range(1, n):
-                out[lo + r * SEAT_FEATURES] = 0.0
-        if copied[2] != versions[2]:
-            lo, hi = self._looks
-            out[lo:hi] = self._looks_rows[player:player + n].ravel()
-            copied[2] = versions[2]
-        if copied[3] != versions[3]:
-            lo, hi = self._reveals
-            out[lo:hi] = self._reveal_rows[player:player + n].ravel()
-            copied[3] = versions[3]
-        lo, hi = self._small
-        out[lo:hi] = 0.0
-        _write_small(self, state, player, out)
-        _diff(out, off["own_hand"], state.hands[player], memo, "hand")
-        _diff(out, off["own_pending"], state.pending[player], memo, "pending")
-        _diff(out, off["own_committed"], state.committed[player], memo, "committed")
-        tokens = state.tokens[player]
-        if memo.get("tokens") != tokens:
-            out[off["own_tokens"]:off["own_tokens"] + 2] = (len(tokens), sum(tokens))
-            memo["tokens"] = list(tokens)
-        peeked = state.peeked[player]
-        view = [state.nun_row[q] if peeked[q] else -1 for q in range(NUN_ROW_SIZE)] if any(peeked) else _UNSEEN
-        if memo.get("peeks") != view:
-            o = off["nun_row"]
-            out[o:o + NUN_ROW_SIZE * (NUM_KINDS + 1)] = 0.0
-            for q, kind in enumerate(view):
-                if kind >= 0:
-                    out[o + q * (NUM_KINDS + 1) + kind] = 1.0
-                    out[o + q * (NUM_KINDS + 1) + NUM_KINDS] = 1.0
-            memo["peeks"] = view
-        # seen_now changes only with the cards this player can locate: its own, the discard pile, reveals
-        source = (state.hands[player], state.pending[player], state.committed[player], state.discard,
-                  state.revealed, state.reshuffles, state.seen[player])
-        if memo.get("seen_source") != source:
-            _diff(out, off["seen_outside"], state.seen_now(player), memo, "seen")
-            memo["seen_source"] = (list(source[0]), list(source[1]), list(source[2]), list(source[3]),
-                                   list(source[4]), source[5], list(source[6]))
-        if state.hidden_out[player] or memo.get("gifts") or any(state.gift_flag[player]):
-            gifts = [state.gifts[player][(player + r) % n] + [float(state.gift_flag[player][(player + r) % n])]
-                     for r in range(n)]
-            gifts[0] = [0] * (NUM_ITEMS + 1)
-            if memo.get("gifts") != gifts:
-                o = off["gifts"]
-                out[o:o + n * (NUM_ITEMS + 1)] = np.asarray(gifts, np.float32).ravel()
-                memo["gifts"] = gifts
-        return out.copy()
+        epoch = (state, state.pub_epoch)
+        if epoch != self._epoch:
+            self._sync_public(state)
+            self._sync_small(state)
+            self._sync_shared(state)
+            self._epoch = epoch
+        else:
+            self._sync_commits(state)
+        self._sync_private(state, player, epoch)
+        return self._M.take(self._gather[player])
+
+    def _sync_commits(self, state: RattusCartusState) -> None:
+        """Within one epoch of the state (``pub_epoch``, which the engine bumps on every action but a D4
+        commit) only D4 commits happened: of the public values, just the committer's hand size and
+        committed cards can differ."""
+        p = state.current_player
+        if p < 0:
+            return
+        at = self._M_SEATS + p * SEAT_FEATURES
+        if state.hand_size[p] != self._hand_size[p]:
+            self._M[at + 1] = self._hand_size[p] = state.hand_size[p]
+        committed = state.committed[p]
+        if committed != self._committed_pub[p]:
+            count = sum(committed) if state.entered[p] >= 0 else 0
+            self._M[at + 3] = count
+            self._M[at + 33] = 0 if state.revealed[p] else count
+            self._committed_pub[p] = list(committed)
 
     def _sync_public(self, state: RattusCartusState) -> None:
-        """Bring the shared tables up to ``state``, rewriting only what differs from the memos. Within
-        one epoch of the state (a run of D4 commits) only the committing player's row can change."""
-        n = self._n
-        key = (state, state.pub_epoch)
-        if key == self._public_key:
-            p = state.current_player
-            if p < 0 or state.entered[p] < 0:
-                return
-            # D4 commits change the committer's hand size, committed count and unrevealed count only
-            hand_size, committed = state.hand_size[p], sum(state.committed[p])
-            memo = self._row_memo[p]
-            if memo[1] != hand_size or memo[3] != committed:
-                rows = self._rows
-                rows[p, 1] = rows[p + n, 1] = memo[1] = hand_size
-                rows[p, 3] = rows[p + n, 3] = memo[3] = committed
-                unrevealed = 0 if state.revealed[p] else committed
-                rows[p, 33] = rows[p + n, 33] = memo[33] = unrevealed
+        """The seats' rows (see :func:`_seat_row`), looks and reveals: each field compared as a whole
+        (lists compare in C), then seat by seat where it differs."""
+        n, M, F = self._n, self._M, SEAT_FEATURES
+        S = self._M_SEATS
+        if state.rats != self._rats:
+            _column(M, S, state.rats, self._rats)
+        if state.hand_size != self._hand_size:
+            _column(M, S + 1, state.hand_size, self._hand_size)
+        if state.passes != self._passes:
+            _column(M, S + 14, state.passes, self._passes)
+        if state.hidden_in != self._hidden_in:
+            _column(M, S + 31, state.hidden_in, self._hidden_in)
+        if state.hidden_out != self._hidden_out:
+            _column(M, S + 32, state.hidden_out, self._hidden_out)
+        if state.entry_pos != self._entry_pos:
+            _column(M, S + 12, state.entry_pos, self._entry_pos, 1)
+        if state.entry_order != self._entry_order:
+            _column(M, S + 13, state.entry_order, self._entry_order, 1)
+        if state.supply_slot != self._supply_slot:
+            _one_hot_column(M, S + 6, state.supply_slot, self._supply_slot)
+        if state.announced != self._announced:
+            old = self._announced
+            for p, value in enumerate(state.announced):
+                if value != old[p]:
+                    M[S + p * F + 4] = value >= 0
+            old[:] = state.announced
+        if state.tokens != self._tokens_pub:
+            old = self._tokens_pub
+            for p, tokens in enumerate(state.tokens):
+                if tokens != old[p]:
+                    M[S + p * F + 5] = len(tokens)
+                    old[p] = list(tokens)
+        # committed count (once entered), unrevealed count, revealed flag, entered slot
+        if (state.committed != self._committed_pub or state.entered != self._entered
+                or state.revealed != self._revealed):
+            for p in range(n):
+                committed, entered, revealed = state.committed[p], state.entered[p], state.revealed[p]
+                was = self._entered[p]
+                if committed != self._committed_pub[p] or entered != was or revealed != self._revealed[p]:
+                    count = sum(committed) if entered >= 0 else 0
+                    at = S + p * F
+                    M[at + 3] = count
+                    M[at + 33] = 0 if revealed else count
+                    M[at + 34] = revealed
+                    if entered != was:
+                        if was >= 0:
+                            M[at + 9 + was] = 0.0
+                        if entered >= 0:
+                            M[at + 9 + entered] = 1.0
+                    self._committed_pub[p] = list(committed)
+                    self._entered[p] = entered
+                    self._revealed[p] = revealed
+        # pending cards, counted in phase D only
+        if state.phase == 2:
+            if state.pending != self._pending_pub:
+                self._pending_pub = [list(row) for row in state.pending]
+                for p in range(n):
+                    total = sum(state.pending[p])
+                    if total != self._pending_sum[p]:
+                        M[S + p * F + 2] = self._pending_sum[p] = total
+        elif self._pending_pub is not None:
+            self._pending_pub = None
+            for p in range(n):
+                if self._pending_sum[p]:
+                    M[S + p * F + 2] = self._pending_sum[p] = 0
+        if state.taken != self._taken:
+            _row_column(M, S + 15, state.taken, self._taken)
+        if state.shown != self._shown:
+            _row_column(M, S + 20, state.shown, self._shown)
+        if state.level != self._level or state.stamp != self._stamp:
+            _row_column(M, S + 35, state.level, self._level)
+            _row_column(M, S + 41, _ranks(state), self._rank_rows)
+            self._stamp = [list(row) for row in state.stamp]
+        if state.start != self._start:
+            if self._start >= 0:
+                M[S + self._start * F + 47] = 0.0
+            M[S + state.start * F + 47] = 1.0
+            self._start = state.start
+        if state.rsp != self._rsp:
+            if self._rsp >= 0:
+                M[S + self._rsp * F + 48] = 0.0
+            if state.rsp >= 0:
+                M[S + state.rsp * F + 48] = 1.0
+            self._rsp = state.rsp
+        if state.peek_count != self._looks:
+            _row_column(M, self._M_LOOKS, state.peek_count, self._looks, NUN_ROW_SIZE)
+        if state.revealed != self._reveal_flags or state.last_reveal != self._last_reveal:
+            reveals = [state.last_reveal[p] if state.revealed[p] else _NOTHING for p in range(n)]
+            _row_column(M, self._M_REVEALS, reveals, self._reveals, NUM_ITEMS)
+            self._reveal_flags = list(state.revealed)
+            self._last_reveal = [list(row) for row in state.last_reveal]
+
+    def _sync_small(self, state: RattusCartusState) -> None:
+        """decision, actor, start player, context and context seats (absolute seats)."""
+        d2 = state.phase == 2
+        key = (state.decision, state.current_player, state.start, state.left, state.first_pos, d2, state.slot,
+               state.qi, state.wt_t, state.cands, state.sword, state.flute, state.wt_victims, state.queue)
+        if key == self._small_key:
             return
-        previous = self._public_key
-        self._public_key = key
-        if (previous is not None and previous[0] is state and previous[1] + 1 == state.pub_epoch
-                and self._public_phase == (state.round, True) and state.phase <= 1):
-            # one action of phase B or C since the last sync: only its actor's row and looks changed,
-            # besides the shared blocks (deck, discard pile, supplies, players entered)
-            self._public_phase = (state.round, True)
-            p = state.last_actor
-            if p >= 0:
-                row = _seat_row(state, p, self._ranks[p])
-                if row != self._row_memo[p]:
-                    self._rows[p] = row
-                    self._rows[p + n] = self._rows[p]
-                    self._row_memo[p] = row
-                looks = state.peek_count[p]
-                if looks != self._looks_memo[p]:
-                    self._looks_rows[p] = self._looks_rows[p + n] = looks
-                    self._looks_memo[p] = list(looks)
-                    self._versions[2] += 1
-            _sync_shared(self, state)
+        self._small_key = key[:9] + (list(state.cands), list(state.sword), state.flute, list(state.wt_victims),
+                                     [list(entry) for entry in state.queue])
+        n, M = self._n, self._M
+        self._small_view.fill(0.0)
+        M[self._M_DEC + state.decision] = 1.0
+        if state.current_player >= 0:
+            M[self._M_ACTOR + state.current_player] = 1.0
+        M[self._M_START + state.start] = 1.0
+        c = self._M_CTX
+        M[c + 3] = state.left
+        if state.first_pos >= 0:
+            M[c + 4 + state.first_pos] = 1.0
+        if d2:
+            if state.slot < self.game.k:
+                M[c + state.slot] = 1.0
+            if state.qi < len(state.queue):
+                M[c + 9] = state.queue[state.qi][1]
+            if state.wt_t >= 0:
+                M[c + 10] = state.wt_t + 1
+            cs = self._M_CSEATS
+            for q in state.cands:
+                M[cs + q] = 1.0
+            if state.sword[0] >= 0:
+                M[cs + n + state.sword[0]] = 1.0
+            if state.sword[1] >= 0:
+                M[cs + 2 * n + state.sword[1]] = 1.0
+            if state.flute >= 0:
+                M[cs + 3 * n + state.flute] = 1.0
+            for q in state.wt_victims:
+                M[cs + 4 * n + q] = 1.0
+
+    def _sync_shared(self, state: RattusCartusState) -> None:
+        """game, row, supply, discard, reshuffled deck and buildings (the first part of M)."""
+        game, off, M = self.game, self._off, self._M
+        base = off["game"]
+        key = (state.row, state.round, state.repl_known, len(state.bdeck), state.building_set, len(state.used))
+        if key != self._round_key:
+            self._round_key = (list(state.row), state.round, state.repl_known, len(state.bdeck),
+                               list(state.building_set), len(state.used))
+            r0, b0 = off["row"] - base, off["buildings"] - base
+            M[r0:off["supply"] - base] = 0.0
+            M[b0:b0 + 4 * NUM_BUILDING_CARDS] = 0.0
+            _write_round_blocks(game, state, M, r0, b0)
+            self._gold = _gold_public(game, state)
+        key = (state.round, state.phase, len(state.bdeck), len(state.repl), len(state.deck), state.clock,
+               state.reshuffles, state.num_entered, self._gold, state.discard)
+        if key != self._game_key:
+            self._game_key = key[:9] + (list(state.discard),)
+            _write(M, 0, _game_values(game, state, self._gold), self._game_values)
+        if game.finite:
+            if state.supply != self._supply[:5] or len(state.token_supply) != self._supply[5]:
+                _write(M, off["supply"] - base, state.supply + [len(state.token_supply), 0], self._supply)
+        elif not self._supply[6]:
+            _write(M, off["supply"] - base, [0] * 6 + [1], self._supply)
+        if state.discard != self._discard:
+            _write(M, off["discard"] - base, state.discard, self._discard)
+        if state.reshuffle_comp != self._reshuffled:
+            _write(M, off["reshuffled_deck"] - base, state.reshuffle_comp, self._reshuffled)
+
+    def _sync_private(self, state: RattusCartusState, v: int, epoch: tuple) -> None:
+        """Seat ``v``'s own blocks: hand, pending and committed cards, tokens, nun-row looks, cards seen,
+        gifts. Within one epoch (only D4 commits) just the committer's hand and committed cards change,
+        by one card of ``state.last_item`` each (checked against the values, else written in full)."""
+        M = self._M
+        at = self._M_PRIV + v * self._PRIVATE
+        hand, committed = state.hands[v], state.committed[v]
+        old_hand, old_committed = self._hand[v], self._committed[v]
+        if hand != old_hand or committed != old_committed:
+            item = state.last_item
+            if 0 <= item < NUM_ITEMS and hand[item] == old_hand[item] - 1 and \
+                    committed[item] == old_committed[item] + 1:
+                old_hand[item] -= 1
+                old_committed[item] += 1
+                if hand == old_hand and committed == old_committed:
+                    M[at + item] = hand[item]
+                    M[at + 2 * NUM_ITEMS + item] = committed[item]
+                else:
+                    old_hand[item] += 1
+                    old_committed[item] -= 1
+            if hand != old_hand:
+                _write(M, at, hand, old_hand)
+            if committed != old_committed:
+                _write(M, at + 2 * NUM_ITEMS, committed, old_committed)
+        if epoch == self._private_epoch[v]:
             return
-        self._public_phase = (state.round, state.phase <= 1)
-        if self._ranks_key != state.clock or not self._ranks:
-            self._ranks = _ranks(state)
-            self._ranks_key = state.clock
-        rows, memo = self._rows, self._row_memo
-        for p in range(n):
-            row = _seat_row(state, p, self._ranks[p])
-            if row != memo[p]:
-                rows[p] = row
-                rows[p + n] = rows[p]
-                memo[p] = row
-        for p in range(n):
-            looks = state.peek_count[p]
-            if looks != self._looks_memo[p]:
-                self._looks_rows[p] = self._looks_rows[p + n] = looks
-                self._looks_memo[p] = list(looks)
-                self._versions[2] += 1
-            reveal = state.last_reveal[p] if state.revealed[p] else _NOTHING
-            if reveal != self._reveal_memo[p]:
-                self._reveal_rows[p] = self._reveal_rows[p + n] = reveal
-                self._reveal_memo[p] = list(reveal)
-                self._versions[3] += 1
-        _sync_shared(self, state)
+        self._private_epoch[v] = epoch
+        pending = state.pending[v]
+        if pending != self._pending[v]:
+            _write(M, at + NUM_ITEMS, pending, self._pending[v])
+        tokens = state.tokens[v]
+        if tokens != self._tokens[v]:
+            M[at + 3 * NUM_ITEMS] = len(tokens)
+            M[at + 3 * NUM_ITEMS + 1] = sum(tokens)
+            self._tokens[v] = list(tokens)
+        peeked = state.peeked[v]
+        if peeked != self._peeked[v] or (True in peeked and state.nun_row != self._peeks_row[v]):
+            view = [state.nun_row[q] if peeked[q] else -1 for q in range(NUN_ROW_SIZE)]
+            o = at + 3 * NUM_ITEMS + 2
+            for q, (kind, old) in enumerate(zip(view, self._peeks[v])):
+                if kind != old:
+                    row = o + q * (NUM_KINDS + 1)
+                    if old >= 0:
+                        M[row + old] = 0.0
+                    if kind >= 0:
+                        M[row + kind] = 1.0
+                    M[row + NUM_KINDS] = kind >= 0
+            self._peeks[v] = view
+            self._peeked[v] = list(peeked)
+            self._peeks_row[v] = list(state.nun_row)
+        # seen_outside: the state's seen_now(v), the most cards of each kind v located at once; what v
+        # locates changes only with its own cards, the discard pile and reveals
+        source = (hand, pending, committed, state.discard, state.revealed, state.reshuffles, state.seen[v])
+        if source != self._seen_source[v]:
+            self._seen_source[v] = (list(hand), list(pending), list(committed), list(state.discard),
+                                    list(state.revealed), state.reshuffles, list(state.seen[v]))
+            table = self._table_located(state)  # discard pile + every revealed player's committed cards
+            if state.revealed[v]:  # its committed cards are in the table
+                seen = [t if (t := a + b + c) > s else s for a, b, c, s in zip(hand, pending, table, state.seen[v])]
+            else:
+                seen = [t if (t := a + b + c + d) > s else s
+                        for a, b, c, d, s in zip(hand, pending, committed, table, state.seen[v])]
+            if seen != self._seen[v]:
+                _write(M, at + 3 * NUM_ITEMS + 2 + NUN_ROW_SIZE * (NUM_KINDS + 1), seen, self._seen[v])
+        gifts, flags = state.gifts[v], state.gift_flag[v]
+        if gifts != self._gifts[v] or flags != self._gift_flags[v]:
+            n = self._n
+            g = self._M_GIFTS + v * n * (NUM_ITEMS + 1)
+            for q in range(n):
+                if q != v:
+                    o = g + q * (NUM_ITEMS + 1)
+                    M[o:o + NUM_ITEMS] = gifts[q]
+                    M[o + NUM_ITEMS] = flags[q]
+            self._gifts[v] = [list(row) for row in gifts]
+            self._gift_flags[v] = list(flags)
+
+    def _table_located(self, state: RattusCartusState) -> list[int]:
+        """Population cards on the table anyone can locate: the discard pile and revealed committed cards."""
+        key = (state.discard, state.revealed, state.committed)
+        if key != self._located_key:
+            self._located_key = (list(state.discard), list(state.revealed), [list(row) for row in state.committed])
+            table = state.discard
+            for q, revealed in enumerate(state.revealed):
+                if revealed:
+                    table = [a + b for a, b in zip(table, state.committed[q])]
+            self._located = list(table)
+        return self._located
 
 
 _NOTHING = [0] * NUM_ITEMS
@@ -258,23 +460,40 @@ _ONE_HOT3 = {-1: [0.0, 0.0, 0.0], 0: [1.0, 0.0, 0.0], 1: [0.0, 1.0, 0.0], 2: [0.
 _ONE_HOT4 = [[1.0 if i == j else 0.0 for i in range(4)] for j in range(4)]
 
 
-def _diff(out: np.ndarray, start: int, values: list[int], memo: dict, key: str) -> None:
-    """Write ``values`` at ``start`` unless they equal what was written there last (memo ``key``)."""
-    if memo.get(key) != values:
-        out[start:start + len(values)] = values
-        memo[key] = list(values)
+def _write(out: np.ndarray, start: int, values: list, memo: list) -> None:
+    """Write ``values`` into ``out`` at ``start`` and remember them in ``memo`` (a list as long)."""
+    out[start:start + len(values)] = values
+    memo[:] = values
 
 
-def _moved(out: np.ndarray, start: int, values: list[int], memo: dict, key: str, item: int, delta: int) -> None:
-    """Like :func:`_diff` when ``values`` probably differ from the memo by ``delta`` at ``item`` (a
-    commit): check that guess against the values and write one entry, else write the block."""
-    old = memo.get(key)
-    if old is not None and 0 <= item < len(old):
-        old[item] += delta
-        if old == values:
-            out[start + item] = values[item]
-            return
-    _diff(out, start, values, memo, key)
+def _column(M: np.ndarray, at: int, values: list[int], memo: list[int], plus: int = 0) -> None:
+    """One value per seat (seat rows ``SEAT_FEATURES`` apart from ``at``): write those that changed."""
+    for p, value in enumerate(values):
+        if value != memo[p]:
+            M[at + p * SEAT_FEATURES] = value + plus
+    memo[:] = values
+
+
+def _one_hot_column(M: np.ndarray, at: int, values: list[int], memo: list[int]) -> None:
+    """A slot per seat as a one-hot of three (-1: none) in each seat's row from ``at``."""
+    for p, value in enumerate(values):
+        was = memo[p]
+        if value != was:
+            if was >= 0:
+                M[at + p * SEAT_FEATURES + was] = 0.0
+            if value >= 0:
+                M[at + p * SEAT_FEATURES + value] = 1.0
+    memo[:] = values
+
+
+def _row_column(M: np.ndarray, at: int, rows: list[list[int]], memo: list[list[int]],
+                stride: int = SEAT_FEATURES) -> None:
+    """A list per seat (``stride`` apart from ``at``): write the lists that changed."""
+    for p, row in enumerate(rows):
+        if row != memo[p]:
+            o = at + p * stride
+            M[o:o + len(row)] = row
+            memo[p] = list(row)
 
 
 def _seat_row(state: RattusCartusState, p: int, ranks: list[int]) -> list[float]:
@@ -334,45 +553,6 @@ def _write_round_blocks(game: RattusCartusGame, state: RattusCartusState, out: n
         out[buildings + 2 * NUM_BUILDING_CARDS + card] = 1.0
     for position in range(state.repl_known):
         out[buildings + 3 * NUM_BUILDING_CARDS + state.repl[position]] = position + 1
-
-
-def _sync_shared(observer: RattusCartusObserver, state: RattusCartusState) -> None:
-    game, off, memo, vec = observer.game, observer._off, observer._shared_memo, observer._shared_vec
-    base = off["game"]
-    changed = False
-    key = (state.row, state.round, state.repl_known, len(state.bdeck), state.building_set)
-    if memo.get("round") != key:
-        key = (list(state.row), state.round, state.repl_known, len(state.bdeck), list(state.building_set))
-        r0, b0 = off["row"] - base, off["buildings"] - base
-        vec[r0:off["supply"] - base] = 0.0
-        vec[b0:] = 0.0
-        _write_round_blocks(game, state, vec, r0, b0)
-        memo["gold"] = _gold_public(game, state)
-        memo["round"] = key
-        changed = True
-    values = _game_values(game, state, memo["gold"])
-    if memo.get("game") != values:
-        vec[0:GAME_FEATURES] = values
-        memo["game"] = values
-        changed = True
-    supply = state.supply + [len(state.token_supply), 0.0] if game.finite else [0.0] * 6 + [1.0]
-    if memo.get("supply") != supply:
-        s0 = off["supply"] - base
-        vec[s0:s0 + 7] = supply
-        memo["supply"] = supply
-        changed = True
-    if memo.get("discard") != state.discard:
-        d0 = off["discard"] - base
-        vec[d0:d0 + NUM_KINDS] = state.discard
-        memo["discard"] = list(state.discard)
-        changed = True
-    if memo.get("reshuffled") != state.reshuffle_comp:
-        d0 = off["reshuffled_deck"] - base
-        vec[d0:d0 + NUM_KINDS] = state.reshuffle_comp
-        memo["reshuffled"] = list(state.reshuffle_comp)
-        changed = True
-    if changed:
-        observer._versions[0] += 1
 
 
 def _write_small(observer, state: RattusCartusState, player: int, out: np.ndarray) -> None:

@@ -272,7 +272,6 @@ class RattusCartusState(State):
         #: Bumped by every action except a D4 card commit (which changes only the committer's hand,
         #: committed cards and hand size); observers cache the other public blocks on it.
         self.pub_epoch = 0
-        self.last_actor = -1  # the seat that played the last action (public)
         self.last_item = -1  # the item the last D4 commit moved (a hint for the committer's observer)
 
     # ================================================================== setup (§2.2)
@@ -355,7 +354,6 @@ class RattusCartusState(State):
         self._rng = rng
         if self.decision != D4 or action == self.game.stop_action:
             self.pub_epoch += 1
-        self.last_actor = self.current_player
         self._apply(action)
         self._settle()
         self._rng = None

@@ -57,7 +57,8 @@ def test_random_games_keep_the_invariants(n):
 
 
 @pytest.mark.parametrize("options", [{}, {"rats_public": False, "building_set_public": False},
-                                     {"population_choice": "full", "point_token_values": list(range(20))}])
+                                     {"population_choice": "full", "point_token_values": list(range(20))},
+                                     {"auto_resolve_forced": True, "finite_supplies": False}])
 def test_the_observer_matches_the_reference_encoder(options):
     """The incremental observer gives exactly the vectors of ``reference_encode`` (every value written
     from scratch), for every seat at every step, whatever order the seats are observed in."""
@@ -72,3 +73,27 @@ def test_the_observer_matches_the_reference_encoder(options):
                     seat = raw._seat_of[agent]
                     assert (env.observe(agent)["observation"] == reference_encode(raw.observer, raw.state_, seat)).all()
             env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+
+
+def test_the_observer_matches_the_reference_after_restore():
+    """Restoring an earlier or later snapshot (the core then calls ``invalidate``) leaves no stale value."""
+    env = rattus_cartus_v0.env(num_players=4)
+    env.reset(seed=3)
+    raw = env.unwrapped
+    rng = np.random.default_rng(3)
+    snapshots = []
+    while not raw._game_over:
+        if rng.random() < 0.05:
+            snapshots.append(raw.snapshot())
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    for snapshot in snapshots[::-1] + snapshots:
+        raw.restore(snapshot)
+        for seat, agent in enumerate(env.possible_agents):
+            assert (env.observe(agent)["observation"] == reference_encode(raw.observer, raw.state_, seat)).all()
+        for _ in range(3):
+            if raw._game_over:
+                break
+            env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+            seat = raw._seat_of[env.agent_selection]
+            assert (env.observe(env.agent_selection)["observation"]
+                    == reference_encode(raw.observer, raw.state_, seat)).all()
