@@ -450,15 +450,15 @@ class RattusCartusState(State):
         """The item moved when an action names ``card_type`` (R-A31)."""
         if item >= 0:
             return item
-        items = CLASS_ITEMS[card_type]
+        lo = card_type * 5
+        counts = holding[lo:lo + 5]
         if self.game.population_choice == "lowest_nun":
-            return next(i for i in items if holding[i])
-        total = sum(holding[i] for i in items)
-        r = int(self._rng.random() * total)
-        for i in items:
-            r -= holding[i]
+            return lo + next(i for i, count in enumerate(counts) if count)
+        r = int(self._rng.random() * sum(counts))
+        for i, count in enumerate(counts):
+            r -= count
             if r < 0:
-                return i
+                return lo + i
         raise AssertionError("unreachable")
 
     def _take_from_hand(self, p: int, item: int) -> None:
@@ -887,23 +887,20 @@ class RattusCartusState(State):
 
     def _step_c(self, entrants: list[int]) -> None:
         """Played cards leave; pending cards join the hands (§3.4.9, R-A12)."""
+        discard, supply, finite = self.discard, self.supply, self.game.finite
         for p in entrants:
             committed = self.committed[p]
-            for item in range(NUM_ITEMS):
-                if committed[item]:
-                    if item < NUM_KINDS:
-                        self.discard[item] += committed[item]
-                    elif self.game.finite:
-                        self.supply[item - NUM_KINDS] += committed[item]
-            self.committed[p] = _zeros()
+            if any(committed):
+                discard[:] = [a + b for a, b in zip(discard, committed)]  # the 30 kinds
+                if finite:
+                    supply[:] = [a + b for a, b in zip(supply, committed[NUM_KINDS:])]
+                self.committed[p] = _zeros()
         for p in range(self.n):
             pending = self.pending[p]
             if any(pending):
                 hand = self.hands[p]
-                for item in range(NUM_ITEMS):
-                    if pending[item]:
-                        hand[item] += pending[item]
-                        self.hand_size[p] += pending[item]
+                hand[:] = [a + b for a, b in zip(hand, pending)]
+                self.hand_size[p] += sum(pending)
                 self.pending[p] = _zeros()
             self.pend_taken[p] = [0] * 5
             self.pend_drawn[p] = 0
