@@ -88,6 +88,22 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
                 ({"num_players": 3}, 4)),
         train_presets=("koehandel",),
     ),
+    GameEntry(
+        name="rattus_cartus",
+        title="Rattus Cartus",
+        heuristic="hiddenhand.agents.heuristics.rattus_cartus:RattusCartusHeuristic",
+        player_counts=(2, 3, 4, 5),
+        default_players=4,
+        bench_players=(2, 4),
+        option_sets=({"population_choice": "full", "point_token_values": list(range(1, 21)),
+                      "mask_known_peeks": True},
+                     {"building_selection": "random_building_per_class", "building_set_public": False,
+                      "population_choice": "lowest_nun", "auto_resolve_forced": True, "rats_public": False},
+                     {"building_selection": "agreed", "finite_supplies": False, "all_dead_variant": True}),
+        golden=(({"num_players": 2}, 0), ({"num_players": 4}, 1),
+                ({"num_players": 5, "population_choice": "full", "point_token_values": list(range(1, 21))}, 2)),
+        train_presets=("rattus_cartus",),
+    ),
 )}
 
 

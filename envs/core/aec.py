@@ -18,7 +18,7 @@ from pettingzoo.utils.env import AECIterable
 
 from .game import Game, Observer, SnapshotError, State
 from .options import Choice, Int, Option, Optional, Options
-from .rewards import REWARD_MODES, score_margin_rewards, win_loss_rewards, winners
+from .rewards import REWARD_MODES, score_margin_rewards, winner_rewards
 
 SNAPSHOT_FORMAT = "hiddenhand-snapshot/1"
 _INT_TYPES = frozenset({int})
@@ -150,10 +150,10 @@ class HiddenInfoAECEnv(AECEnv):
         self._mask_fresh = False
         if state.is_truncated:
             zero = self.game.truncation_reward == "zero"
-            rewards = [0.0] * self.game.num_players if zero else self._terminal_rewards(state.scores())
+            rewards = [0.0] * self.game.num_players if zero else self._terminal_rewards(state)
             self._finish(mover, rewards, truncated=True)
         elif state.is_terminal:
-            self._finish(mover, self._terminal_rewards(state.scores()), truncated=False)
+            self._finish(mover, self._terminal_rewards(state), truncated=False)
         elif self._steps >= self._max_steps:
             self._finish(mover, [0.0] * self.game.num_players, truncated=True)
         else:
@@ -280,7 +280,7 @@ class HiddenInfoAECEnv(AECEnv):
         expected = {"format": SNAPSHOT_FORMAT, "game": name, "num_players": self.game.num_players,
                     "config": self.game.config()}
         for key, value in expected.items():
-            if snapshot[key] != value:
+            if not _same(snapshot[key], value):
                 raise SnapshotError(f"{name}: snapshot {key}={snapshot[key]!r} does not match this env's {value!r}")
         state = self._parse_state(snapshot["state"])
         rng = np.random.default_rng()
@@ -387,10 +387,10 @@ class HiddenInfoAECEnv(AECEnv):
         self.infos[agent]["illegal_action"] = (int(action) if isinstance(action, np.integer) else action
                                                if action.__class__ in (int, str, float) else repr(action))
 
-    def _terminal_rewards(self, scores: list[float]) -> list[float]:
+    def _terminal_rewards(self, state: State) -> list[float]:
         if self.reward_mode == "win_loss":
-            return win_loss_rewards(scores)
-        return score_margin_rewards(scores, self.game.score_scale)
+            return winner_rewards(state.winners(), self.game.num_players)
+        return score_margin_rewards(state.scores(), self.game.score_scale)
 
     def _finish(self, mover: int, rewards: list[float], truncated: bool) -> None:
         """End the game: rewards, terminations or truncations, and the final report in ``infos``."""
@@ -399,7 +399,7 @@ class HiddenInfoAECEnv(AECEnv):
         report = {
             "scores": dict(zip(self.possible_agents, scores)),
             "score_breakdown": state.score_breakdown(),
-            "winners": [self.possible_agents[i] for i in winners(scores)] if not truncated else [],
+            "winners": [self.possible_agents[i] for i in state.winners()] if not truncated else [],
         }
         for agent, reward in zip(self.possible_agents, rewards):
             self.rewards[agent] = reward
@@ -418,6 +418,14 @@ class HiddenInfoAECEnv(AECEnv):
         else:
             header += f"  to move: {self.agent_selection}"
         return f"{header}\n{state.render()}"
+
+
+def _same(given: Any, expected: Any) -> bool:
+    """``given == expected`` for JSON data, false (never an error) for anything else, e.g. numpy arrays."""
+    try:
+        return bool(given == expected) and type(given) is type(expected)
+    except (TypeError, ValueError):
+        return False
 
 
 def _plain_json(value: Any) -> bool:

@@ -14,6 +14,7 @@ import numpy as np
 
 from .layout import ObservationLayout
 from .options import Int, check
+from .rewards import winners
 
 
 class SnapshotError(ValueError):
@@ -104,6 +105,11 @@ class State(ABC):
     @abstractmethod
     def scores(self) -> list[float]:
         """Current (final, once terminal) score of every seat."""
+
+    def winners(self) -> list[int]:
+        """Seats that won a finished game: by default those sharing the top score. A game whose rules
+        can leave nobody winning (everyone eliminated, say) overrides it and may return []."""
+        return winners(self.scores())
 
     @abstractmethod
     def score_breakdown(self) -> dict[str, Any]:

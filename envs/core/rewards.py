@@ -15,9 +15,14 @@ def winners(scores: Sequence[float]) -> list[int]:
 
 def win_loss_rewards(scores: Sequence[float]) -> list[float]:
     """Sole winner +1, everyone not on top −1; k players sharing the top get 2/k − 1 each."""
-    top = winners(scores)
-    share = 2.0 / len(top) - 1.0
-    return [share if seat in top else -1.0 for seat in range(len(scores))]
+    return winner_rewards(winners(scores), len(scores))
+
+
+def winner_rewards(won: Sequence[int], num_players: int) -> list[float]:
+    """A sole winner +1, everyone else −1; k winners sharing the win get 2/k − 1 each; no winner at
+    all (a game everybody loses) −1 for everyone."""
+    share = 2.0 / len(won) - 1.0 if won else -1.0
+    return [share if seat in won else -1.0 for seat in range(num_players)]
 
 
 def score_margin_rewards(scores: Sequence[float], scale: float) -> list[float]:

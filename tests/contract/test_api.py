@@ -9,7 +9,7 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-from conftest import CASES, GAME_CASES, play_random, trace
+from contract_cases import CASES, GAME_CASES, play_random, trace
 from hiddenhand.envs import make
 from hiddenhand.envs.core.options import ConfigError
 from hiddenhand.envs.registry import REGISTRY

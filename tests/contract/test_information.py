@@ -5,7 +5,7 @@ game's invariants hold in random play and in every re-dealt copy."""
 import numpy as np
 import pytest
 
-from conftest import CASES, GAME_CASES, play_random, positions
+from contract_cases import CASES, GAME_CASES, play_random, positions
 from hiddenhand.envs import make
 
 

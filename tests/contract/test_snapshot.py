@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CASES, GAME_CASES, play_random, trace
+from contract_cases import CASES, GAME_CASES, play_random, trace
 from hiddenhand.envs import make
 from hiddenhand.envs.core.game import SnapshotError
 from hiddenhand.envs.registry import REGISTRY
