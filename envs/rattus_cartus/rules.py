@@ -939,6 +939,10 @@ class RattusCartusState(State):
             return ranking_scores(self.game, self.result)
         return [float(v) for v in final_result(self)["vp"]]
 
+    def winners(self) -> list[int]:
+        """The winners of §6.8; none when everybody died without the all-dead variant (all lose)."""
+        return list((self.result if self.is_terminal else final_result(self))["winners"])
+
     def score_breakdown(self) -> dict[str, Any]:
         return self.result if self.result is not None else final_result(self)
 

@@ -98,8 +98,8 @@ def ranking_scores(game, result: dict[str, Any]) -> list[float]:
     """Scores whose top holders are exactly the winners of §6.8, for the core's rewards: a survivor
     scores its VP less rats / 1000 (fewer rats break VP ties; rats stay below 1000); a dead player
     -1 - rats / 1000 (below every survivor). With the variant and nobody alive, -rats + VP / 10^5 (VP
-    stay below 10^5). Nobody alive without the variant: everybody 0 - all lose together, which the
-    core's ``win_loss`` can only express as a tie of all players."""
+    stay below 10^5). Nobody alive without the variant: everybody 0, and ``State.winners`` is empty:
+    all lose together (−1 each under ``win_loss``)."""
     vp, rats, survived = result["vp"], result["rats"], result["survived"]
     n = len(vp)
     if any(survived):

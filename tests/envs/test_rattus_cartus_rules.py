@@ -534,6 +534,7 @@ def test_nobody_survives_and_the_variant():
     row = ["church:0"] * 4 + ["magic:0"]
     env = scored(3, [5, 4, 4], row, influence=[[1, 0, 0, 0, 0, 0], [0] * 6, [0] * 6])
     assert st(env).result["winners"] == [] and set(st(env).result["outcome"]) == {"loss"}
+    assert env.infos["player_0"]["winners"] == [] and set(env.rewards.values()) == {-1.0}  # all lose
     env = scored(3, [5, 4, 4], row, influence=[[0] * 6, [1, 0, 0, 0, 0, 0], [0] * 6],
                  options={"all_dead_variant": True})
     assert st(env).result["winners"] == [1] and env.infos["player_0"]["winners"] == ["player_1"]
