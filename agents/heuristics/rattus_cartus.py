@@ -21,7 +21,8 @@ from hiddenhand.envs.rattus_cartus.cards import (
     RAT_CATCHER, TENT, TREASURY, WATCHTOWER,
 )
 from hiddenhand.envs.rattus_cartus.observation import RattusCartusObserver
-from hiddenhand.envs.rattus_cartus.rules import D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, RattusCartusGame
+from hiddenhand.envs.rattus_cartus.decisions import D1, D2, D3, D4, D5, D6, D7, D8, D9, D10
+from hiddenhand.envs.rattus_cartus.rules import RattusCartusGame
 
 from ..base import Agent
 
