@@ -76,7 +76,7 @@ GAME_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
                       "pimc": {"determinizations": 8, "horizon": "round"}},
     "koehandel": {"ismcts": {"iterations": 40, "horizon": 60},
                   "pimc": {"determinizations": 2, "horizon": 40}},
-    "rattus_cartus": {"ismcts": {"iterations": 60, "horizon": 80},
+    "rattus_cartus": {"ismcts": {"iterations": 30, "horizon": 80},
                       "pimc": {"determinizations": 3, "horizon": 60}},
 }
 
