@@ -12,10 +12,13 @@ cannot tell from the true one, built only from what ``viewer`` knows and from ``
    the giver could have made then (a legal payment of the price with that many cards, or any cards of
    that number weighted by how many card sets they stand for, offer pairs ordered as the trade's
    outcome says). Draws are steered by what each seat must still be able to do later (:class:`Need`,
-   necessary conditions computed backwards), and the search is a complete depth-first search: a draw
-   that leads to a contradiction is undone and the next candidate tried, and dead (step, world) pairs
-   are remembered. The true history is one solution, so a world is always found; in practice the first
-   draw almost always succeeds.
+   necessary conditions computed backwards, and :class:`_Ahead`, which checks a seat's next hidden
+   payment against the receiving seat's hand), and the search is a complete depth-first search: a
+   draw that leads to a contradiction is undone and the next candidate tried, jumping back to the
+   latest draw that touched the seats involved (conflict-directed backjumping), and dead (step, world)
+   pairs are remembered. The true history is one solution, so a world is always found; mostly the
+   first draws succeed, but long random-play histories can need many retries (see the timings in
+   the leak tests' report).
 3. The state is rebuilt from the sampled world: hands, cards in transit (offer, pedigree stake, rat pot),
    every event of the research record (hidden compositions, offer values, ``cash_before`` and
    ``cash_after``, sealed pedigree commitments and tie lists), every player's private record (the
@@ -316,13 +319,14 @@ class _Step:
     may make, in random order, and ``apply(world, choice)``. ``tag`` names where the composition the
     step moved (seen or drawn) goes when the state is rebuilt; ``effects`` feed the needs."""
 
-    __slots__ = ("run", "candidates", "apply", "effects", "tag", "known", "touch")
+    __slots__ = ("run", "candidates", "apply", "effects", "tag", "known", "touch", "pay")
 
     def __init__(self, effects, tag=None, run=None, candidates=None, apply=None, known=None, touch=()):
         self.effects, self.tag, self.run = effects, tag, run
         self.candidates, self.apply, self.known = candidates, apply, known
         # the seats (and transit keys, "pool") whose contents the step reads or changes
         self.touch = frozenset(seat for seat, _ in effects) | frozenset(touch)
+        self.pay = None  # a hidden payment from one seat to another: (giver, taker, price, size)
 
 
 def _weighted_order(options: list, weights: list[float], rng: np.random.Generator):
@@ -457,6 +461,8 @@ class _History:
                 world.give(taker, f)
         self.steps.append(_Step(effects, tag, candidates=candidates, apply=apply,
                                 touch=(key,) if taker is None else ()))
+        if price is not None and taker is not None and taker != giver:
+            self.steps[-1].pay = (giver, taker, price, size)
 
     def deliver(self, key: str, taker: int, known: list[int] | None, size: int) -> None:
         """Cards in transit under ``key`` go to ``taker``."""
@@ -792,6 +798,84 @@ def _needs(steps: list[_Step], n: int) -> list[list[Need]]:
     return needs[::-1]
 
 
+class _Ahead:
+    """A look at each seat's next hidden payment to another seat, with both sides' hands then.
+
+    After a random step, for every seat X it touched: if X's next hidden payment (price, n cards) goes
+    to Y at step j, and Y's hand at j is already determined (no random step touches Y before j), some
+    payment shape of that price and size must suit Y's need after j, and X's hand must be able to hold
+    one of those shapes by then (counting X's seen flows until j, with the cards X receives unseen
+    meanwhile as wildcards). Necessary conditions: a candidate failing them cannot be completed."""
+
+    def __init__(self, steps: list[_Step], needs: list[list[Need]], n: int):
+        self.steps, self.needs, self.n = steps, needs, n
+        total = len(steps)
+        zero = (0,) * NUM_DENOMS
+        # prefix sums per seat: seen outflows minus seen inflows, cards received unseen
+        self.offset = [[zero] for _ in range(n)]
+        self.budget = [[0] for _ in range(n)]
+        for step in steps:
+            for seat in range(n):
+                self.offset[seat].append(self.offset[seat][-1])
+                self.budget[seat].append(self.budget[seat][-1])
+            for seat, (kind, data) in step.effects:
+                if kind == "in":
+                    self.offset[seat][-1] = tuple(o - c for o, c in zip(self.offset[seat][-1], data))
+                elif kind == "out":
+                    self.offset[seat][-1] = tuple(o + c for o, c in zip(self.offset[seat][-1], data))
+                elif kind == "hidden_in":
+                    self.budget[seat][-1] += data[0]
+        # next_random[seat][k]: the first random step at or after k touching seat; next_pay: paying
+        self.next_random = [[total] * (total + 1) for _ in range(n)]
+        self.next_pay = [[total] * (total + 1) for _ in range(n)]
+        for k in range(total - 1, -1, -1):
+            step = steps[k]
+            for seat in range(n):
+                self.next_random[seat][k] = self.next_random[seat][k + 1]
+                self.next_pay[seat][k] = self.next_pay[seat][k + 1]
+            if step.candidates is not None:
+                for seat in step.touch:
+                    if isinstance(seat, int):
+                        self.next_random[seat][k] = k
+                if step.pay is not None:
+                    self.next_pay[step.pay[0]][k] = k
+        self.good: dict = {}
+
+    def check(self, k: int, world: _World):
+        """None if the world after random step ``k`` passes, else a seat of the failed check."""
+        for x in self.steps[k].touch:
+            if not isinstance(x, int):
+                continue
+            j = self.next_pay[x][k + 1]
+            if j >= len(self.steps):
+                continue
+            _, y, price, size = self.steps[j].pay
+            if self.next_random[y][k + 1] != j or self.budget[y][j] != self.budget[y][k + 1]:
+                continue  # Y's hand at j is not determined yet
+            oy = self.offset[y]
+            hand_y = tuple(h - (a - b) for h, a, b in zip(world.hands[y], oy[j], oy[k + 1]))
+            key = (j, hand_y)
+            good = self.good.get(key)
+            if good is None:
+                need = self.needs[j + 1][y]
+                good = tuple(f for f in payment_shapes(price, size) if need.met_by(_plus(hand_y, f), 1))
+                self.good[key] = good
+            ox = self.offset[x]
+            offset = [a - b for a, b in zip(ox[j], ox[k + 1])]
+            budget = self.budget[x][j] - self.budget[x][k + 1]
+            hand = world.hands[x]
+            for shape in good:
+                short = 0
+                for f, o, h in zip(shape, offset, hand):
+                    if f + o > h:
+                        short += f + o - h
+                if short <= budget:
+                    break
+            else:
+                return (y,)
+        return None
+
+
 def _search(steps: list[_Step], world: _World, rng: np.random.Generator) -> list:
     """Depth-first search over the random steps, candidates in random order; returns the choice made
     at each step (None at fixed steps). Complete: it ends only with a world that meets every step.
@@ -801,6 +885,7 @@ def _search(steps: list[_Step], world: _World, rng: np.random.Generator) -> list
     conflict, with its own seats, further back (conflict-directed backjumping). (step, world) pairs
     without a completion are remembered."""
     needs = _needs(steps, len(world.hands))
+    ahead = _Ahead(steps, needs, len(world.hands))
     chosen: list = [None] * len(steps)
     frames: list[list] = []  # [step index, world before it, candidate iterator, conflict seats]
     dead: set = set()  # (step index, world) pairs from which no completion exists
@@ -828,9 +913,15 @@ def _search(steps: list[_Step], world: _World, rng: np.random.Generator) -> list
                 frames[-1][3] |= conflict
             fk, before, candidates, seen = frames[-1]
             choice = next(candidates, None)
-            if choice is not None:
+            while choice is not None:
                 world = before.copy()
                 steps[fk].apply(world, choice)
+                partner = ahead.check(fk, world)
+                if partner is None:
+                    break
+                seen.update(partner)  # the candidate leaves a coming step impossible
+                choice = next(candidates, None)
+            if choice is not None:
                 chosen[fk] = choice
                 k = fk + 1
                 break
