@@ -23,7 +23,7 @@ def test_a_redeal_keeps_the_observation_and_depends_only_on_the_information_set(
     """The leak twin test: E2, a re-deal of E for agent a, is a position a cannot tell from E; so the
     re-deals of E and of E2 with the same seed must be identical in every accessor (state, event logs,
     other seats' records, renders). Nothing of E's true hidden state can survive in a re-dealt copy."""
-    for env in positions(game, options, seed=31):
+    for env in positions(game, options, seed=31, count=3):
         raw = env.unwrapped
         invariants = raw.game.invariants
         for seat, agent in enumerate(env.possible_agents):
@@ -31,7 +31,7 @@ def test_a_redeal_keeps_the_observation_and_depends_only_on_the_information_set(
             assert invariants(twin.state_) == []
             assert twin.observe(agent)["observation"].tobytes() == env.observe(agent)["observation"].tobytes()
             assert twin.state_.render(seat) == raw.state_.render(seat)
-            for seed in (7, 8):
+            for seed in (7,):
                 copy_a, copy_b = raw.determinize(agent, seed=seed), twin.determinize(agent, seed=seed)
                 assert copy_a.snapshot() == copy_b.snapshot()
                 assert _observations(copy_a) == _observations(copy_b)
