@@ -74,7 +74,7 @@ ROUND_OF: dict[str, Callable[[State], int]] = {
 GAME_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
     "david_goliath": {"ismcts": {"iterations": 120, "horizon": "round"},
                       "pimc": {"determinizations": 8, "horizon": "round"}},
-    "koehandel": {"ismcts": {"iterations": 40, "horizon": 60},
+    "koehandel": {"ismcts": {"iterations": 40, "horizon": 60, "redeals": 8},
                   "pimc": {"determinizations": 2, "horizon": 40}},
     "rattus_cartus": {"ismcts": {"iterations": 30, "horizon": 80},
                       "pimc": {"determinizations": 3, "horizon": 60}},
@@ -161,7 +161,7 @@ class SearchAgent(Agent):
                                f"{self._env.agent_selection!r} is to move")
         rng = np.random.default_rng(move_seed)
         base = self._env.determinize(self._agent_id, int(rng.integers(2**63))).state_
-        sampler = _Sampler(base, self._seat, rng)
+        sampler = _Sampler(base, self._seat, rng, self.options.get("redeals"))
         return int(self.search(sampler, legal, rng, random.Random(int(rng.integers(2**63)))))
 
     def search(self, sampler: _Sampler, legal: np.ndarray, rng: np.random.Generator,
@@ -219,10 +219,12 @@ class _Sampler:
     """Determinizations of one decision: the first is ``env.determinize``'s copy, each further one a copy
     of it re-dealt with ``resample_hidden`` (so all depend only on the seat's information)."""
 
-    def __init__(self, base: State, seat: int, rng: np.random.Generator):
+    def __init__(self, base: State, seat: int, rng: np.random.Generator, redeals: int | None = None):
         self.base, self.seat, self.rng = base, seat, rng
         self.game = base.game
         self.count = 0
+        self.redeals = redeals  # None: a new re-deal every time; else a pool of this many, used in turn
+        self.worlds: list[State] = []
         clone = getattr(base, "clone", None)
         self._clone = clone if callable(clone) else None
         # the game and what it owns (its configuration, tables) are shared by every copy, never copied
@@ -236,12 +238,19 @@ class _Sampler:
         return copy.deepcopy(state, dict(self._memo))
 
     def sample(self) -> State:
-        """A fresh determinization, to play on in place."""
-        state = self.copy(self.base)
-        if self.count:
-            state.resample_hidden(self.seat, self.rng)
+        """A determinization to play on in place: a new re-deal, or with ``redeals`` a copy of the pool's
+        next one (for games whose re-deal is expensive)."""
+        k = self.count
         self.count += 1
-        return state
+        if self.redeals is not None and k >= self.redeals:
+            return self.copy(self.worlds[k % self.redeals])
+        state = self.copy(self.base)
+        if k:
+            state.resample_hidden(self.seat, self.rng)
+        if self.redeals is None:
+            return state
+        self.worlds.append(state)
+        return self.copy(state)
 
 
 def parse_spec(text: str) -> tuple[str, dict[str, Any]]:

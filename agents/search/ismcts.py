@@ -23,7 +23,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from hiddenhand.envs.core.options import Int, Option, Options
+from hiddenhand.envs.core.options import Int, Option, Optional, Options
 
 from .common import COMMON_OPTIONS, Float, SearchAgent
 
@@ -46,6 +46,8 @@ class ISMCTSAgent(SearchAgent):
     OPTIONS: ClassVar[Options] = Options("ismcts", [
         Option("iterations", 200, Int(1, 10_000_000), "iterations per move (one determinization each)"),
         Option("c", 0.4, Float(0.0), "UCB exploration constant (values are score margins / score_scale)"),
+        Option("redeals", None, Optional(Int(1, 10_000_000)), "None: a new re-deal every iteration; else a "
+                                                               "pool of this many re-deals used in turn"),
         *COMMON_OPTIONS,
     ])
 

@@ -220,6 +220,16 @@ def test_search_needs_bind_and_the_right_env():
         agent.act(obs["observation"], obs["action_mask"])
 
 
+def test_ismcts_with_a_pool_of_redeals_is_seeded_and_legal():
+    runs = []
+    for _ in range(2):
+        env = make("david_goliath", num_players=4, rounds=1)
+        env.reset(seed=9)
+        agent = load("ismcts:iterations=12:redeals=3", env.unwrapped.game, seed=4)
+        runs.append(_search_decisions(env, agent, 0, 5))
+    assert runs[0] == runs[1] and len(runs[0]) >= 5
+
+
 @pytest.mark.parametrize("rollout", ["heuristic", "david_goliath_4p"])
 def test_search_with_a_policy_rollout(rollout):
     env = make("david_goliath", num_players=4)
