@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench install golden clean
+.PHONY: run test test-slow bench install golden clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(PY) -m pytest -n 2 tests
+
+# the slow tests too (Koehandel's re-deal search over long histories)
+test-slow: $(STAMP)
+	$(PY) -m pytest -n 2 -m "" tests
 
 bench: $(STAMP)
 	$(PY) -m hiddenhand bench

@@ -68,9 +68,14 @@ def game_length(game: str, options: dict, seed: int = 0) -> int:
     return play_random(env, seed)
 
 
+#: Positions for the information tests lie within the first this many actions: a re-deal's cost grows
+#: with the hidden history (Koehandel's search over long histories can take seconds; see the README).
+POSITION_HORIZON = 120
+
+
 def positions(game: str, options: dict, seed: int, count: int = 4):
-    """Envs at ``count`` points spread over a seeded random game (the start, middle, late)."""
-    length = game_length(game, options, seed)
+    """Envs at ``count`` points spread over the first ``POSITION_HORIZON`` actions of a seeded random game."""
+    length = min(game_length(game, options, seed), POSITION_HORIZON)
     for k in range(count):
         env = make(game, **options)
         env.reset(seed=seed)

@@ -26,6 +26,10 @@ from hiddenhand.envs.koehandel.observation import KoehandelObserver
 from hiddenhand.envs.koehandel.rules import MONEY, PEDIGREE
 from hiddenhand.envs.koehandel import sampler
 
+#: Koehandel re-deals search the hidden history and grow slow on long random-play histories (seconds;
+#: see the README): this module runs with `make test-slow`, not in the default suite.
+pytestmark = pytest.mark.slow
+
 RAT = 10
 D10, D20, D50 = 1, 2, 3  # denomination indices of 10, 20, 50
 ZERO = 0

@@ -117,7 +117,9 @@ def test_bad_baseline_and_opponent_names(tmp_path):
 
 def test_game_is_required_and_checked(tmp_path):
     assert "missing required key 'game'" in load_error(tmp_path, "seed: 1\n")
-    assert "'game' must be one of ['david_goliath', 'koehandel'], got 'chess'" in load_error(tmp_path, "game: chess\n")
+    from hiddenhand.envs.registry import REGISTRY
+
+    assert f"'game' must be one of {list(REGISTRY)}, got 'chess'" in load_error(tmp_path, "game: chess\n")
 
 
 @pytest.mark.parametrize(
