@@ -87,14 +87,7 @@ class Need:
             if _top_value(hand, size) < price:
                 return False
         for shapes, offset, budget in self.demands:
-            for shape in shapes:
-                short = 0
-                for f, o, h in zip(shape, offset, hand):
-                    if f + o > h:
-                        short += f + o - h
-                if short <= budget:
-                    break
-            else:
+            if not any(_shortfall(shape, offset, hand) <= budget for shape in shapes):
                 return False
         if not depth or self.then is None:
             return True
@@ -218,6 +211,11 @@ def payment_shapes(price: int, size: int) -> tuple:
             extend(NUM_DENOMS - 1, size, 0)
     _SHAPES[key] = found = tuple(out)
     return found
+
+
+def _shortfall(shape, offset, hand) -> int:
+    """Cards per denomination that ``hand`` lacks to give ``shape`` on top of ``offset``, summed."""
+    return sum(f + o - h for f, o, h in zip(shape, offset, hand) if f + o > h)
 
 
 def _top_value(hand: list[int], size: int) -> int:
@@ -864,14 +862,7 @@ class _Ahead:
             offset = [a - b for a, b in zip(ox[j], ox[k + 1])]
             budget = self.budget[x][j] - self.budget[x][k + 1]
             hand = world.hands[x]
-            for shape in good:
-                short = 0
-                for f, o, h in zip(shape, offset, hand):
-                    if f + o > h:
-                        short += f + o - h
-                if short <= budget:
-                    break
-            else:
+            if not any(_shortfall(shape, offset, hand) <= budget for shape in good):
                 return (y,)
         return None
 

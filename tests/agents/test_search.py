@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 import pytest
+from playing import advance
 
 from hiddenhand.agents import load
 from hiddenhand.agents.human import play_in_terminal
@@ -30,20 +31,9 @@ def _env(game: str, **options):
     return make(game, num_players=players, **options)
 
 
-def _advance(env, moves: int, seed: int = 0) -> None:
-    """Play ``moves`` random legal moves (fewer if the game ends)."""
-    rng = np.random.default_rng(seed)
-    raw = env.unwrapped
-    for _ in range(moves):
-        legal = raw.legal_actions()
-        if not legal:
-            return
-        env.step(int(rng.choice(legal)))
-
-
 def _to_a_choice(env, seed: int = 0, skip: int = 3) -> None:
     """Random moves: ``skip`` of them, then on until the agent to move has more than one legal action."""
-    _advance(env, skip, seed)
+    advance(env, skip, seed)
     rng = np.random.default_rng(seed + 1)
     raw = env.unwrapped
     while len(raw.legal_actions()) < 2:

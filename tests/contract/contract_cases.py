@@ -13,6 +13,7 @@ import pytest
 import hiddenhand  # noqa: F401  (registers the envs)
 from hiddenhand.envs import make
 from hiddenhand.envs.registry import REGISTRY
+from playing import play_random, trace  # noqa: F401  (the contract tests import them from here)
 
 
 def _cases() -> list:
@@ -29,37 +30,6 @@ def _cases() -> list:
 CASES = _cases()
 #: One case per game (its default player count and options), for the slower tests.
 GAME_CASES = [pytest.param(name, {"num_players": e.default_players}, id=name) for name, e in REGISTRY.items()]
-
-
-def play_random(env, seed: int, steps: int | None = None, each_step=None) -> int:
-    """Seeded random legal play from the current position (``steps`` actions at most, else to the end);
-    ``each_step(env)`` runs before every action. Returns the number of actions taken."""
-    rng = np.random.default_rng(seed)
-    taken = 0
-    while env.agents:
-        observation, _, termination, truncation, _ = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
-        if steps is not None and taken >= steps:
-            break
-        if each_step is not None:
-            each_step(env)
-        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-        taken += 1
-    return taken
-
-
-def trace(env, seed: int) -> list:
-    """Every agent's observation, the mask, reward and flags at each step of seeded random play to the end."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for agent in env.agent_iter():
-        observation, reward, termination, truncation, _ = env.last()
-        views = tuple(env.observe(a)["observation"].tobytes() for a in env.possible_agents)
-        out.append((agent, observation["action_mask"].tobytes(), views, reward, termination, truncation))
-        env.step(None if termination or truncation else int(rng.choice(np.flatnonzero(observation["action_mask"]))))
-    return out
 
 
 def game_length(game: str, options: dict, seed: int = 0) -> int:

@@ -56,7 +56,7 @@ def test_spaces_are_cached_typed_and_hold_every_observation(game, options):
     assert space["action_mask"].shape == (env.action_space(first).n,) == (raw.game.num_actions,)
     assert raw.observer.layout.size == space["observation"].shape[0]
 
-    def check(env):
+    def check(env, *_):
         for agent in env.possible_agents:
             observation = env.observe(agent)
             assert observation["observation"].dtype == space["observation"].dtype

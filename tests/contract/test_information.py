@@ -56,7 +56,7 @@ def test_a_redealt_copy_plays_on_to_the_end_under_the_invariants(game, options):
     for env in positions(game, options, seed=5, count=3):
         for agent in env.possible_agents:
             copy = env.unwrapped.determinize(agent, seed=3)
-            play_random(copy, 3, each_step=lambda e: _assert_invariants(e))
+            play_random(copy, 3, each_step=lambda e, *_: _assert_invariants(e))
             assert not copy.agents
 
 
@@ -82,7 +82,7 @@ def test_random_play_keeps_the_invariants_and_always_offers_a_move(game, options
         env.reset(seed=seed)
         _assert_invariants(env)
 
-        def check(env):
+        def check(env, *_):
             _assert_invariants(env)
             assert env.observe(env.agent_selection)["action_mask"].any()
         play_random(env, seed, each_step=check)

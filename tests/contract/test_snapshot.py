@@ -132,7 +132,7 @@ def _disturbed(env, seed):
 def test_a_seeded_game_is_identical_in_another_process():
     cases = [(p.values[0], p.values[1]) for p in GAME_CASES]
     here = [trajectory_digest(game, options, 12) for game, options in cases]
-    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); "
+    code = ("import json, sys; sys.path[:0] = [sys.argv[1], sys.argv[1] + '/..']; "
             "from test_snapshot import trajectory_digest; "
             "print(json.dumps([trajectory_digest(g, o, 12) for g, o in json.loads(sys.argv[2])]))")
     out = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent), json.dumps(cases)],

@@ -10,7 +10,7 @@ from hiddenhand.envs import david_goliath_v0
 from hiddenhand.envs.core.game import SnapshotError
 from hiddenhand.envs.david_goliath.cards import card_id, card_name
 from hiddenhand.envs.david_goliath.rules import HAND_SIZE
-from random_play import play_random
+from playing import play_random
 
 RED, YELLOW, GREEN, BLUE, PURPLE = range(5)
 

@@ -13,7 +13,7 @@ from hiddenhand.envs import koehandel_v0
 from hiddenhand.envs.core.game import SnapshotError
 from hiddenhand.envs.core.rewards import score_margin_rewards, win_loss_rewards
 from hiddenhand.envs.koehandel import actions as A
-from random_play import play_random
+from playing import advance, play_random, trace
 
 PLAYER_COUNTS = [2, 3, 4, 5, 6]
 NUM_ACTIONS = 97
@@ -26,29 +26,6 @@ COLUMNS = {"auctions": 24, "rat_auctions": 58, "distributions": 7, "trades": 41,
 # ----------------------------------------------------------------------------- helpers
 def make(players=4, **options):
     return koehandel_v0.env(num_players=players, **options)
-
-
-def fast_forward(env, seed, steps):
-    """``steps`` random legal actions via ``legal_actions`` (no observations; fast)."""
-    rng = np.random.default_rng(seed)
-    raw = env.unwrapped
-    for _ in range(steps):
-        legal = raw.legal_actions()
-        if not legal:
-            return
-        env.step(int(rng.choice(legal)))
-
-
-def finish_trace(env, seed):
-    """Play on to the end with seeded random legal actions; every agent's view at every step."""
-    rng = np.random.default_rng(seed)
-    trace = []
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        views = tuple(env.observe(a)["observation"].tobytes() for a in env.possible_agents)
-        trace.append((agent, obs["action_mask"].tobytes(), views, reward, term, trunc))
-        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return trace
 
 
 def record_size(players, observation_mode="compact", max_turns=1000, overbid_mode="mask"):
@@ -106,7 +83,8 @@ def test_observations_stay_in_the_space_during_a_game(players, options):
     space = env.observation_space("player_0")
     low, high = space["observation"].low, space["observation"].high
 
-    def check(agent, obs, taken):
+    def check(env, obs, taken):
+        agent = env.agent_selection
         if taken % 7 == 0:  # every agent, at a regular sample of the steps
             for other in env.possible_agents:
                 view = env.observe(other)
@@ -129,7 +107,7 @@ def test_restore_rebuilds_the_record_windows(mode):
     rebuilds them from the tables, so every viewer's observation is the same after many events."""
     env = make(4, observation_mode=mode, max_turns=300)
     env.reset(seed=8)
-    fast_forward(env, 8, 2500)
+    advance(env, 2500, 8)
     raw = env.unwrapped
     assert raw.state_.memory.counts["trades"] > 16 or raw.state_.memory.counts["auctions"] > 16
     other = make(4, observation_mode=mode, max_turns=300)
@@ -184,7 +162,7 @@ def test_every_appendix_a_option_is_accepted(players):
     assert all(env.terminations.values()) or all(env.truncations.values())
     env = make(players, overbid_mode="reveal_and_restart", overbid_cap=500)
     env.reset(seed=0)
-    fast_forward(env, 0, 200)
+    advance(env, 200, 0)
 
 
 # ----------------------------------------------------------------------------- rewards and truncation
@@ -214,7 +192,7 @@ def test_terminal_rewards_follow_the_scores(players, reward_mode):
 def test_max_turns_truncates_with_provisional_scores(truncation_reward):
     env = make(4, max_turns=12, truncation_reward=truncation_reward)
     env.reset(seed=0)
-    fast_forward(env, 0, 100_000)  # stops when the game is over, before the agents are removed
+    advance(env, 100_000, 0)  # stops when the game is over, before the agents are removed
     raw = env.unwrapped
     assert raw.state_.turns == 12
     assert all(raw.truncations.values()) and not any(raw.terminations.values())
@@ -385,7 +363,7 @@ def test_cached_observations_equal_fresh_encodings(players, options):
 def _state_data(players=4, seed=3, steps=120, **options):
     env = make(players, **options)
     env.reset(seed=seed)
-    fast_forward(env, seed, steps)
+    advance(env, steps, seed)
     return env, env.unwrapped.state_.to_json()
 
 
@@ -483,11 +461,11 @@ def test_restore_refuses_a_tampered_snapshot_and_changes_nothing(case):
     tamper, message = TAMPERED[case]
     env = make(4)
     env.reset(seed=2)
-    fast_forward(env, 2, 150)
+    advance(env, 150, 2)
     good = env.unwrapped.snapshot()
     target = make(4)
     target.reset(seed=9)
-    fast_forward(target, 9, 40)
+    advance(target, 40, 9)
     before = target.unwrapped.snapshot()
     view = target.observe(target.agent_selection)["observation"]
     with pytest.raises(SnapshotError, match=message):
