@@ -21,6 +21,8 @@ import yaml
 
 import hiddenhand.configs
 from hiddenhand import envs
+from hiddenhand.agents import load as load_agent
+from hiddenhand.agents.search import is_search_spec
 from hiddenhand.envs.core.options import ConfigError
 
 PRESET_DIR = Path(hiddenhand.configs.__file__).parent / "train"
@@ -79,7 +81,9 @@ class PoolConfig:
 class ImitationConfig:
     """Optional warm start: clone a teacher agent over ``games`` games before self-play (0: off)."""
 
-    teacher: str = _field("heuristic", choices=BASELINES)
+    #: A baseline, or a search agent spec for expert iteration (``"ismcts"``, ``"pimc:determinizations=4"``):
+    #: the policy then learns the search's moves.
+    teacher: str = _field("heuristic", agent=True)
     #: The teacher's moves are held in memory for the epochs: the cap protects it.
     games: int = _field(0, min=0, max=10_000)
     epochs: int = _field(3, min=1, max=1000)
@@ -234,6 +238,10 @@ def config_from_dict(data: dict[str, Any], source: str = "<dict>") -> TrainConfi
     except MemoryError:
         raise ConfigError(f"{source}: 'env' options {_short(config.env)} for game {config.game!r} need more "
                           f"memory than there is; choose smaller values") from None
+    try:
+        load_agent(config.imitation.teacher, env.unwrapped.game)
+    except (ConfigError, ValueError) as exc:
+        raise ConfigError(f"{source}: 'imitation.teacher' = {_short(config.imitation.teacher)}: {exc}") from None
     agent = env.possible_agents[0]
     width = env.observation_space(agent)["observation"].shape[0] + env.action_space(agent).n
     env.close()
@@ -317,6 +325,9 @@ def _convert(value: Any, tp: Any, key: str, rules: Any, source: str) -> Any:
 
 
 def _check_rules(value: Any, key: str, rules: Any, source: str) -> None:
+    if rules.get("agent") and value not in BASELINES and not is_search_spec(value):
+        raise ConfigError(f"{source}: '{key}' must be one of {list(BASELINES)} or a search agent spec such as "
+                          f"'ismcts:iterations=200', got {_short(value)}")
     choices = rules.get("choices")
     if choices is not None and value not in choices:
         raise ConfigError(f"{source}: '{key}' must be one of {list(choices)}, got {_short(value)}")

@@ -3,7 +3,9 @@
 A game like Koehandel gives PPO little signal while the policy still bids and pays at random; starting
 from a policy that already plays like the heuristic lets self-play improve on it instead. The teacher
 plays every seat of ``games`` games; the policy learns its moves (masked cross-entropy) and the value
-head learns each seat's return-to-go under the training reward.
+head learns each seat's return-to-go under the training reward. With a search agent as the teacher
+(``teacher: ismcts``) this is the first step of expert iteration: the policy learns the search's moves,
+then self-play improves on it.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from hiddenhand.agents import load
+from hiddenhand.agents import bind_agents, load
 from hiddenhand.envs import make as make_env
 from hiddenhand.envs.core.game import INPUT_TRANSFORMS
 
@@ -28,6 +30,7 @@ def teacher_games(config: TrainConfig) -> dict[str, np.ndarray]:
     observations, masks, actions, targets = [], [], [], []
     for game in range(spec.games):
         env.reset(seed=config.seed + game)
+        bind_agents(env, teachers)
         margins: list[tuple[int, float]] = []  # (seat, its score margin when it moved)
         final = [0.0] * n
         for agent in env.agent_iter():

@@ -18,7 +18,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from hiddenhand.agents import Agent, PolicyAgent, load
+from hiddenhand.agents import Agent, PolicyAgent, bind_agents, load
 from hiddenhand.envs import make as make_env
 from hiddenhand.envs.core.game import INPUT_TRANSFORMS
 
@@ -33,7 +33,9 @@ class OpponentPool:
         self.metadata = metadata
         self.latest: PolicyAgent | None = None
         self.snapshots: deque[PolicyAgent] = deque(maxlen=window)
-        self.baselines: list[Agent] = [load(name, game, seed) for name in baselines]
+        # one instance per seat: a search agent is bound to its seat for the game
+        self.baselines: list[list[Agent]] = [[load(name, game, seed) for _ in range(game.num_players)]
+                                             for name in baselines]
         self.probabilities = (latest_prob, snapshot_prob, baseline_prob)
 
     def set_latest(self, weights: Weights) -> None:
@@ -42,8 +44,10 @@ class OpponentPool:
     def add_snapshot(self, weights: Weights) -> None:
         self.snapshots.append(self._policy(weights))
 
-    def sample(self, rng: np.random.Generator) -> Agent:
-        groups = ([self.latest] if self.latest else [], list(self.snapshots), self.baselines)
+    def sample(self, rng: np.random.Generator, seat: int = 0) -> Agent:
+        """An opponent for ``seat`` (baselines are drawn as that seat's own instance)."""
+        groups = ([self.latest] if self.latest else [], list(self.snapshots),
+                  [per_seat[seat] for per_seat in self.baselines])
         weights = np.array([p if group else 0.0 for p, group in zip(self.probabilities, groups)])
         if weights.sum() == 0:
             raise RuntimeError("opponent pool is empty: set a latest policy or give baselines")
@@ -88,10 +92,12 @@ class SelfPlayEnv(gym.Env):
         self._seat = int(rng.integers(len(agents)))
         self.learner = agents[self._seat]
         self._margin = self._paid = 0.0
-        self._opponents = {agent: self.pool.sample(rng) for agent in agents if agent != self.learner}
+        self._opponents = {agent: self.pool.sample(rng, seat) for seat, agent in enumerate(agents)
+                           if agent != self.learner}
         self.aec.reset(seed=int(rng.integers(2**63)))
         for agent in self._opponents.values():
             agent.reset(seed=int(rng.integers(2**63)))
+        bind_agents(self.aec, self._opponents)
         return self._advance(), {"seat": self.learner}
 
     def step(self, action: int):

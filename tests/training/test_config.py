@@ -115,6 +115,15 @@ def test_bad_baseline_and_opponent_names(tmp_path):
     assert "'eval.opponents[0]'" in message
 
 
+def test_imitation_teacher_may_be_a_search_agent(tmp_path):
+    config = load_config(write(tmp_path, "game: david_goliath\nimitation: {teacher: 'ismcts:iterations=8'}\n"))
+    assert config.imitation.teacher == "ismcts:iterations=8"
+    message = load_error(tmp_path, "game: david_goliath\nimitation: {teacher: expert}\n")
+    assert "'imitation.teacher' must be one of ['random', 'heuristic'] or a search agent spec" in message
+    message = load_error(tmp_path, "game: david_goliath\nimitation: {teacher: 'ismcts:iterations=0'}\n")
+    assert "'imitation.teacher' = 'ismcts:iterations=0'" in message and "iterations" in message
+
+
 def test_game_is_required_and_checked(tmp_path):
     assert "missing required key 'game'" in load_error(tmp_path, "seed: 1\n")
     from hiddenhand.envs.registry import REGISTRY

@@ -126,3 +126,14 @@ def test_trained_agents_bring_their_env_options(tmp_path):
     assert env_options_for([path, "random"]) == {"card_features": True}
     result = evaluate("david_goliath", [path, "random", "random"], 3, workers=1, progress=False)
     assert len(result.tournament.records) == 3 and result.env_options == {"card_features": True}
+
+
+@pytest.mark.parametrize("wins, verdict", [(80, "stronger than the heuristic"), (5, "weaker than the heuristic"),
+                                           (25, "not distinguishable from the heuristic")])
+def test_quickstart_summary_compares_with_the_heuristic(wins, verdict):
+    from hiddenhand.training.quickstart import compared_with_heuristic
+
+    lineup = ["agent.npz", "heuristic", "heuristic", "heuristic"]
+    records = [record(lineup, [2, 1, 1, 1] if game < wins else [0, 1, 2, 1]) for game in range(100)]
+    line = compared_with_heuristic(result_of(records, lineup), "agent.npz")
+    assert f"wins {wins / 100:.1%}" in line and "fair share 25.0%" in line and verdict in line

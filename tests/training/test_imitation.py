@@ -34,3 +34,13 @@ def test_cloning_learns_the_teachers_moves(tmp_path):
         vec_env.close()
     chance = np.mean(1 / data["masks"].sum(axis=1))  # agreement of a uniformly random legal move
     assert report["agreement"] > max(0.6, 2 * chance)
+
+
+def test_a_search_teacher_is_bound_to_every_seat_and_plays_legal_moves():
+    """Expert iteration's first step: the search agent teaches (it needs ``bind`` to reach the game)."""
+    config = config_from_dict({"game": "david_goliath", "env": {"num_players": 3, "rounds": 1},
+                               "n_envs": 1, "vec_env": "dummy", "ppo": {"n_steps": 64, "batch_size": 64},
+                               "imitation": {"teacher": "pimc:determinizations=1", "games": 2}})
+    data = teacher_games(config)
+    size = len(data["actions"])
+    assert size > 0 and data["masks"][np.arange(size), data["actions"]].all()

@@ -47,6 +47,18 @@ def test_learner_gets_its_own_terminal_reward_in_every_seat(players):
     assert lost_after_opponent_moved_last > 0  # the case PettingZoo's SB3 tutorial wrapper drops
 
 
+def test_search_opponents_are_bound_before_each_episode():
+    pool = OpponentPool(DavidGoliathGame(3, rounds=1), META, ["pimc:determinizations=1"], window=3,
+                        latest_prob=0.0, snapshot_prob=0.0, baseline_prob=1.0, seed=0)
+    env = SelfPlayEnv("david_goliath", {"num_players": 3, "rounds": 1}, pool)
+    for episode in range(2):  # an unbound search agent raises on its first move
+        env.reset(seed=episode)
+        done = False
+        while not done:
+            *_, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+            done = terminated or truncated
+
+
 def test_wrapper_is_seeded():
     def trace(seed):
         env = SelfPlayEnv("david_goliath", {"num_players": 3, "rounds": 1}, baseline_pool())
