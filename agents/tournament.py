@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +26,8 @@ class GameRecord:
     rewards: list[float]
     winners: list[int]
     truncated: bool = False
+    #: The game's action ids: with ``seed`` and the env options it replays the game (``serve`` replays).
+    history: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -139,7 +144,8 @@ def play_games(
         order = [(seat + g) % n for seat in range(n)]
         env_seed = game_seed(seed, g)
         scores, rewards, winners, truncated = play_game(env, [agents[i] for i in order], env_seed)
-        yield GameRecord(env_seed, [lineup[i] for i in order], scores, rewards, winners, truncated)
+        yield GameRecord(env_seed, [lineup[i] for i in order], scores, rewards, winners, truncated,
+                         list(env.unwrapped.history))
 
 
 def run_tournament(
@@ -155,3 +161,34 @@ def run_tournament(
     """
     records = play_games(game, lineup, range(games), seed, env_options, agent_factory)
     return TournamentResult(game, len(lineup), list(records))
+
+
+RECORDS_FORMAT = "hiddenhand-records/1"
+
+
+def save_records(path: str | Path, result: TournamentResult, env_options: dict[str, Any] | None = None) -> Path:
+    """Write ``result``'s game records (seeds, line-ups, outcomes, action histories) as JSON, for
+    ``python -m hiddenhand serve --records DIR`` to replay."""
+    path = Path(path)
+    path.write_text(json.dumps({"format": RECORDS_FORMAT, "game": result.game, "num_players": result.num_players,
+                                "env_options": dict(env_options or {}),
+                                "records": [asdict(record) for record in result.records]}))
+    return path
+
+
+def load_records(path: str | Path) -> dict[str, Any]:
+    """The data :func:`save_records` wrote; ``ValueError`` naming what is wrong with anything else."""
+    from hiddenhand.envs import entry
+
+    data = json.loads(Path(path).read_text())
+    if not isinstance(data, dict) or data.get("format") != RECORDS_FORMAT:
+        raise ValueError(f"{path}: not a {RECORDS_FORMAT} file")
+    players, game = data.get("num_players"), data.get("game")
+    if not isinstance(game, str) or players not in entry(game).player_counts or not isinstance(data.get("env_options"), dict):
+        raise ValueError(f"{path}: bad game, player count or env options")
+    for record in data.get("records", []) if isinstance(data.get("records"), list) else [None]:
+        if not (isinstance(record, dict) and isinstance(record.get("seed"), int)
+                and isinstance(record.get("history"), list) and isinstance(record.get("lineup"), list)
+                and len(record["lineup"]) == players):
+            raise ValueError(f"{path}: a record lacks its seed, line-up or history")
+    return data
