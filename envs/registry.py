@@ -104,6 +104,23 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
                 ({"num_players": 5, "population_choice": "full", "point_token_values": list(range(1, 21))}, 2)),
         train_presets=("rattus_cartus",),
     ),
+    GameEntry(
+        name="rattus",
+        title="Rattus",
+        heuristic="hiddenhand.agents.heuristics.rattus:RattusHeuristic",
+        player_counts=(2, 3, 4),
+        default_players=4,
+        bench_players=(2, 4),
+        option_sets=({"placement_optional": True, "peasant_bonus_optional": False, "reveal_order": "random",
+                      "witch_second_token": "any_other_token", "witch_peek_sequential": False,
+                      "knight_may_end_at_origin": True, "final_round_direction": "clockwise",
+                      "tie_break": "shared", "no_progress_turns": 3},
+                     {"token_table": "reconstructed", "starting_mark_public": False, "auto_resolve_forced": True,
+                      "m_majority_snapshot": False, "end_check_active_player_only": False,
+                      "palace_counts_as_on_board": False, "final_plague_order": "index",
+                      "max_regular_turns": 8, "turn_cap_mode": "truncate"}),
+        golden=(({"num_players": 2}, 0), ({"num_players": 3}, 1), ({"num_players": 4}, 2)),
+    ),
 )}
 
 

@@ -1,0 +1,352 @@
+"""Rattus options (spec §10.7; docs/rattus_rules.md §10) and game data (``configs/games/rattus*.yaml``).
+
+The map, the regions in play per player count, the constants and the token table are data (RA-1,
+RA-2): the shipped files give the defaults, ``token_table`` picks a shipped table and ``config`` (a
+mapping, or the path of a YAML file) replaces any top-level key whole. Everything is validated when the
+game is built; a malformed file is a :class:`ConfigError` naming the file, the entry and the problem.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..core.options import Bool, Choice, ConfigError, Int, Kind, Option, Options, check_with, is_int
+
+DATA_FILE = "games/rattus.yaml"
+TOKEN_FILES = {"calibrated": DATA_FILE, "reconstructed": "games/rattus_reconstructed_tokens.yaml"}
+CLASSES = ("PEASANTRY", "BOURGEOISIE", "CHURCH", "CHIVALRY", "MAGIC", "ROYALTY")
+CARDS = ("Peasant", "Merchant", "Monk", "Knight", "Witch", "King")
+PEASANT, MERCHANT, MONK, KNIGHT, WITCH, KING = range(6)
+NUM_REGIONS = 12
+SLOTS = 3
+MERCHANT_MAX = 3
+NUM_TOKENS = 49
+NUM_STARTING = 12
+MAX_SYMBOLS = 6
+#: Constants the action layout is built on (§9.2): changing them is refused.
+LAYOUT_CONSTANTS = {"max_tokens_per_region": SLOTS, "merchant_max_cubes": MERCHANT_MAX, "knight_max_steps": 2}
+DEFAULT_SPREAD = {0: 0, 1: 1, 2: 2, 3: 2}
+FREE_CONSTANTS = {"cubes_per_player": (5, 200), "opening_placements_per_player": (0, 5),
+                  "opening_cubes_per_placement": (1, 10), "peasant_bonus_cubes": (0, 5)}
+DATA_KEYS = ("regions", "adjacency", "player_counts", "constants", "token_types")
+
+
+@dataclass(frozen=True)
+class TokenType:
+    id: str
+    starting: bool
+    limit: int
+    count: int
+    m: int  # M symbols
+    a: int  # A symbols
+    classes: tuple[int, ...]  # class symbol counts, canonical order
+
+
+@dataclass(frozen=True)
+class GameData:
+    """The validated data of one configured game."""
+
+    regions: tuple[str, ...]
+    adjacency: tuple[tuple[int, ...], ...]  # full map, by region index
+    in_play: dict[int, tuple[int, ...]]  # player count -> region indices
+    removed_unseen: dict[int, int]
+    constants: dict[str, Any]
+    types: tuple[TokenType, ...]
+
+
+def _fail(source: str, entry: str, problem: str) -> ConfigError:
+    return ConfigError(f"{source}: {entry}: {problem}")
+
+
+def _load_yaml(path: str | Path, source: str) -> Any:
+    try:
+        text = Path(path).read_text() if not isinstance(path, str) or not path.startswith("games/") else \
+            resources.files("hiddenhand.configs").joinpath(path).read_text()
+    except OSError as error:
+        raise ConfigError(f"rattus: config file {str(path)!r} cannot be read ({error})") from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise ConfigError(f"{source}: not valid YAML ({error})") from None
+
+
+@lru_cache(maxsize=None)
+def _shipped(file: str) -> dict[str, Any]:
+    data = _load_yaml(file, file)
+    if not isinstance(data, dict):
+        raise ConfigError(f"{file}: expected a mapping of {list(DATA_KEYS)}")
+    return data
+
+
+def check_regions(value: Any, source: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or len(value) != NUM_REGIONS or not all(isinstance(v, str) for v in value):
+        raise _fail(source, "regions", f"must be a list of exactly {NUM_REGIONS} names (a layout constant), "
+                                       f"got {value!r:.120}")
+    if len(set(value)) != NUM_REGIONS:
+        raise _fail(source, "regions", "names must be distinct")
+    return tuple(value)
+
+
+def check_adjacency(value: Any, regions: tuple[str, ...], source: str) -> tuple[tuple[int, ...], ...]:
+    """Symmetric and irreflexive, naming only known regions (§2)."""
+    if not isinstance(value, dict):
+        raise _fail(source, "adjacency", "must map region names to lists of neighbours")
+    index = {name: r for r, name in enumerate(regions)}
+    nbrs: list[set[int]] = [set() for _ in regions]
+    for name, others in value.items():
+        if name not in index:
+            raise _fail(source, f"adjacency.{name}", f"is not a region; regions: {list(regions)}")
+        if not isinstance(others, list):
+            raise _fail(source, f"adjacency.{name}", f"must be a list of region names, got {others!r}")
+        for other in others:
+            if other not in index:
+                raise _fail(source, f"adjacency.{name}", f"{other!r} is not a region")
+            if other == name:
+                raise _fail(source, f"adjacency.{name}", "a region cannot neighbour itself")
+            nbrs[index[name]].add(index[other])
+    for r, ns in enumerate(nbrs):
+        for t in ns:
+            if r not in nbrs[t]:
+                raise _fail(source, f"adjacency.{regions[r]}",
+                            f"lists {regions[t]} but adjacency.{regions[t]} does not list {regions[r]} "
+                            "(the relation must be symmetric)")
+    return tuple(tuple(sorted(ns)) for ns in nbrs)
+
+
+def check_player_counts(value: Any, regions: tuple[str, ...], adjacency, source: str):
+    """Regions in play per player count: connected, every region with a neighbour in play (§2)."""
+    if not isinstance(value, dict) or sorted(value) != [2, 3, 4]:
+        raise _fail(source, "player_counts", "must map exactly the player counts 2, 3 and 4 to "
+                                             "{regions, removed_unseen}")
+    index = {name: r for r, name in enumerate(regions)}
+    in_play, removed = {}, {}
+    for n in (2, 3, 4):
+        entry = value[n]
+        where = f"player_counts.{n}"
+        if not isinstance(entry, dict) or set(entry) != {"regions", "removed_unseen"}:
+            raise _fail(source, where, "must hold exactly the keys regions and removed_unseen")
+        names = entry["regions"]
+        if not isinstance(names, list) or not names or any(name not in index for name in names):
+            raise _fail(source, f"{where}.regions", f"must be a non-empty list of regions of {list(regions)}, "
+                                                    f"got {names!r:.120}")
+        if len(set(names)) != len(names):
+            raise _fail(source, f"{where}.regions", "lists a region twice")
+        play = tuple(sorted(index[name] for name in names))
+        if len(play) > NUM_STARTING:
+            raise _fail(source, f"{where}.regions", f"more regions than the {NUM_STARTING} starting tokens")
+        cut = entry["removed_unseen"]
+        supply = NUM_TOKENS - len(play)
+        if not is_int(cut) or not 0 <= cut < supply:
+            raise _fail(source, f"{where}.removed_unseen", f"must be an int in 0..{supply - 1}, got {cut!r}")
+        inside = set(play)
+        for r in play:
+            ns = [t for t in adjacency[r] if t in inside]
+            if not ns:
+                raise _fail(source, f"{where}.regions", f"{regions[r]} has no neighbour in play (RA-12)")
+            if len(ns) == 1:
+                warnings.warn(f"{source}: {where}: {regions[r]} has a single neighbour in play "
+                              f"({regions[ns[0]]}); legal, but check the map (RA-1)", stacklevel=2)
+        seen, todo = {play[0]}, [play[0]]
+        while todo:
+            for t in adjacency[todo.pop()]:
+                if t in inside and t not in seen:
+                    seen.add(t)
+                    todo.append(t)
+        if seen != inside:
+            lost = sorted(regions[r] for r in inside - seen)
+            raise _fail(source, f"{where}.regions", f"the regions in play are not connected ({lost} unreachable)")
+        in_play[n], removed[n] = play, int(cut)
+    return in_play, removed
+
+
+def check_constants(value: Any, source: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _fail(source, "constants", "must be a mapping")
+    out: dict[str, Any] = {"spread_new_tokens": dict(DEFAULT_SPREAD)}
+    for key, (low, high) in FREE_CONSTANTS.items():
+        v = value.get(key)
+        if not is_int(v) or not low <= v <= high:
+            raise _fail(source, f"constants.{key}", f"must be an int in {low}..{high}, got {v!r}")
+        out[key] = int(v)
+    for key, fixed in LAYOUT_CONSTANTS.items():
+        if key in value and value[key] != fixed:
+            raise _fail(source, f"constants.{key}", f"={value[key]!r} is not supported; the action layout "
+                                                    f"is built on {fixed}, the only value allowed (§9.2)")
+    spread = value.get("spread_new_tokens", DEFAULT_SPREAD)
+    if not isinstance(spread, dict) or sorted(spread) != [0, 1, 2, 3]:
+        raise _fail(source, "constants.spread_new_tokens", f"={spread!r}: the keys must be exactly 0..3 "
+                                                           "(a layout constant, §9.2)")
+    for k, v in spread.items():
+        if not is_int(v) or not 0 <= v <= 3:
+            raise _fail(source, f"constants.spread_new_tokens.{k}", f"must be an int in 0..3, got {v!r}")
+        out["spread_new_tokens"][k] = int(v)
+    unknown = sorted(set(value) - set(FREE_CONSTANTS) - set(LAYOUT_CONSTANTS) - {"spread_new_tokens"})
+    if unknown:
+        raise _fail(source, "constants", f"unknown key(s) {unknown}")
+    if out["cubes_per_player"] <= out["opening_placements_per_player"] * out["opening_cubes_per_placement"]:
+        raise _fail(source, "constants.cubes_per_player", "must exceed the opening cubes (§4.6)")
+    return out
+
+
+def check_token_types(value: Any, source: str) -> tuple[TokenType, ...]:
+    """Known sets and symbols, limits >= 1, 12 starting + 37 normal = 49 tokens (RA-2)."""
+    if not isinstance(value, list) or not value:
+        raise _fail(source, "token_types", "must be a non-empty list of token types")
+    out, ids = [], set()
+    for i, entry in enumerate(value):
+        where = f"token_types[{i}]"
+        if not isinstance(entry, dict) or set(entry) != {"id", "set", "limit", "count", "symbols"}:
+            raise _fail(source, where, f"must hold exactly id, set, limit, count, symbols; got {entry!r:.120}")
+        tid = entry["id"]
+        if not isinstance(tid, str) or tid in ids:
+            raise _fail(source, where, f"id {tid!r} must be a distinct string")
+        ids.add(tid)
+        where = f"token_types[{i}] ({tid})"
+        if entry["set"] not in ("starting", "normal"):
+            raise _fail(source, where, f"set={entry['set']!r}; allowed: starting, normal")
+        for key in ("limit", "count"):
+            if not is_int(entry[key]) or not 1 <= entry[key] <= 99:
+                raise _fail(source, where, f"{key}={entry[key]!r}; allowed: an int in 1..99")
+        symbols = entry["symbols"]
+        if not isinstance(symbols, list) or not 1 <= len(symbols) <= MAX_SYMBOLS:
+            raise _fail(source, where, f"symbols must be a list of 1..{MAX_SYMBOLS} symbols, got {symbols!r}")
+        for s in symbols:
+            if s not in CLASSES and s not in ("M", "A"):
+                raise _fail(source, where, f"unknown symbol {s!r}; symbols: {list(CLASSES)}, M, A")
+        out.append(TokenType(tid, entry["set"] == "starting", int(entry["limit"]), int(entry["count"]),
+                             symbols.count("M"), symbols.count("A"), tuple(symbols.count(c) for c in CLASSES)))
+    starting = sum(t.count for t in out if t.starting)
+    normal = sum(t.count for t in out if not t.starting)
+    if (starting, normal) != (NUM_STARTING, NUM_TOKENS - NUM_STARTING):
+        raise _fail(source, "token_types", f"{starting} starting + {normal} normal tokens; the game needs "
+                                           f"{NUM_STARTING} + {NUM_TOKENS - NUM_STARTING} = {NUM_TOKENS}")
+    return tuple(out)
+
+
+def load_data(token_table: str, config: Any) -> GameData:
+    """The shipped data with ``token_table``'s tokens, each key of ``config`` replacing the shipped one."""
+    merged = {key: (_shipped(DATA_FILE)[key], DATA_FILE) for key in DATA_KEYS}
+    merged["token_types"] = (_shipped(TOKEN_FILES[token_table])["token_types"], TOKEN_FILES[token_table])
+    if config is not None:
+        source = "rattus: config" if isinstance(config, dict) else str(config)
+        user = config if isinstance(config, dict) else _load_yaml(config, source)
+        if not isinstance(user, dict):
+            raise ConfigError(f"{source}: expected a mapping with any of {list(DATA_KEYS)}")
+        unknown = sorted(set(user) - set(DATA_KEYS))
+        if unknown:
+            raise ConfigError(f"{source}: unknown key(s) {unknown}; keys: {list(DATA_KEYS)}")
+        merged.update({key: (value, source) for key, value in user.items()})
+    regions = check_regions(*merged["regions"])
+    adjacency = check_adjacency(merged["adjacency"][0], regions, merged["adjacency"][1])
+    in_play, removed = check_player_counts(merged["player_counts"][0], regions, adjacency, merged["player_counts"][1])
+    constants = check_constants(*merged["constants"])
+    types = check_token_types(*merged["token_types"])
+    return GameData(regions, adjacency, in_play, removed, constants, types)
+
+
+@lru_cache(maxsize=32)
+def _cached_data(token_table: str, config: str | None) -> GameData:
+    """File-based data loaded once per process (so a map warning is shown once)."""
+    return load_data(token_table, config)
+
+
+class StartPlayer(Kind):
+    allowed = "'random' or a seat index"
+
+    def convert(self, value: Any) -> Any:
+        if isinstance(value, str) and value == "random":
+            return value
+        if is_int(value) and 0 <= value < 4:
+            return int(value)
+        raise ValueError
+
+
+class Text(Kind):
+    allowed = "'random' or a region name"
+
+    def convert(self, value: Any) -> Any:
+        if not isinstance(value, str):
+            raise ValueError
+        return value
+
+
+class Abilities(Kind):
+    allowed = "a list of distinct names among Merchant, Monk, Witch, King"
+
+    def convert(self, value: Any) -> tuple[str, ...]:
+        if not isinstance(value, (list, tuple)) or len(set(value)) != len(value) or \
+                any(v not in ("Merchant", "Monk", "Witch", "King") for v in value):
+            raise ValueError
+        return tuple(v for v in ("Merchant", "Monk", "Witch", "King") if v in value)
+
+
+class Reward(Kind):
+    allowed = "a mapping {win: number, loss: number, zero_sum: bool} with win > loss"
+
+    def convert(self, value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict) or set(value) - {"win", "loss", "zero_sum"}:
+            raise ValueError
+        out = {"win": 1.0, "loss": -1.0, "zero_sum": False, **value}
+        if any(isinstance(out[k], bool) or not isinstance(out[k], (int, float)) for k in ("win", "loss")) \
+                or not isinstance(out["zero_sum"], bool) or out["win"] <= out["loss"]:
+            raise ValueError
+        return {"win": float(out["win"]), "loss": float(out["loss"]), "zero_sum": out["zero_sum"]}
+
+
+class DataConfig(Kind):
+    allowed = "None, a mapping of game-data keys or the path of a YAML file"
+
+    def convert(self, value: Any) -> Any:
+        if value is None or isinstance(value, dict):
+            return value
+        if isinstance(value, (str, Path)):
+            return str(value)
+        raise ValueError
+
+
+OPTIONS = Options("rattus", [
+    Option("token_table", "calibrated", Choice("calibrated", "reconstructed"), "shipped token table (AM-1, RA-2)"),
+    Option("config", None, DataConfig(), "user game data replacing shipped keys (RA-1, RA-2)"),
+    Option("start_player", "random", StartPlayer(), "§3.7, RA-22"),
+    Option("plague_start", "random", Text(), "§3.5, RA-22"),
+    Option("starting_mark_public", True, Bool(), "RA-3"),
+    Option("placement_optional", False, Bool(), "RA-4"),
+    Option("peasant_bonus_optional", True, Bool(), "RA-4"),
+    Option("reveal_order", "slot", Choice("slot", "random"), "RA-14"),
+    Option("m_majority_snapshot", True, Bool(), "RA-15"),
+    Option("witch_second_token", "other_region", Choice("other_region", "any_other_token"), "RA-7"),
+    Option("witch_peek_sequential", True, Bool(), "RA-7"),
+    Option("knight_may_end_at_origin", False, Bool(), "RA-11"),
+    Option("end_check_active_player_only", True, Bool(), "RA-17"),
+    Option("palace_counts_as_on_board", True, Bool(), "RA-17"),
+    Option("final_round_direction", "counterclockwise", Choice("counterclockwise", "clockwise"), "RA-19, AM-4"),
+    Option("final_round_abilities", ("Merchant", "Monk", "Witch", "King"), Abilities(), "RA-19"),
+    Option("final_plague_order", "plague_region_then_index", Choice("plague_region_then_index", "index"), "RA-20"),
+    Option("tie_break", "next_player", Choice("next_player", "shared"), "RA-21"),
+    Option("auto_resolve_forced", False, Bool(), "§9.1"),
+    Option("max_regular_turns", 100, Int(1, 1000), "RA-23"),
+    Option("turn_cap_mode", "score", Choice("score", "truncate"), "RA-23"),
+    Option("no_progress_turns", 12, Int(1, 1000), "RA-24"),
+    Option("reward", {"win": 1.0, "loss": -1.0, "zero_sum": False}, Reward(), "§10.4"),
+])
+
+
+def resolve(num_players: int, options: dict[str, Any]) -> tuple[dict[str, Any], GameData]:
+    where = "rattus"
+    out = OPTIONS.resolve(options, where=where)
+    check_with(where, "start_player", out["start_player"], lambda v: v == "random" or v < num_players,
+               f"'random' or a seat index 0..{num_players - 1}")
+    config = out["config"]
+    data = load_data(out["token_table"], config) if isinstance(config, dict) else \
+        _cached_data(out["token_table"], config)
+    names = [data.regions[r] for r in data.in_play[num_players]]
+    check_with(where, "plague_start", out["plague_start"], lambda v: v == "random" or v in names,
+               f"'random' or a region in play: {names}")
+    return out, data
