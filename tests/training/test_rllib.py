@@ -1,0 +1,142 @@
+"""The RLlib backend (issue 14): a seconds-long local run end to end, and bad input.
+
+Skipped when Ray RLlib is not installed (``pip install "hiddenhand[rllib]"``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import time
+
+import numpy as np
+import pytest
+
+pytest.importorskip("ray.rllib", reason="the rllib extra is not installed: pip install 'hiddenhand[rllib]'")
+
+from hiddenhand.agents import load
+from hiddenhand.envs import make
+from hiddenhand.envs.core.options import ConfigError
+from hiddenhand.training.rllib import train_main
+from hiddenhand.training.rllib.cluster import ClusterError, start
+from hiddenhand.training.rllib.config import load_rllib_config, presets, with_overrides
+from hiddenhand.training.rllib.league import LEARNER, League, snapshot_id
+from hiddenhand.training.rllib.trainer import train
+
+#: A few hundred learner steps per iteration, two iterations a checkpoint: seconds on two cores.
+TINY = {"total_timesteps": 600, "ppo.n_steps": 300, "ppo.batch_size": 150, "ppo.n_epochs": 2,
+        "ppo.net_arch": [32], "checkpoint_every": 300, "pool.snapshot_every": 300, "eval.every": 10**9,
+        "eval.games": 4, "ray.num_env_runners": 0, "ray.num_cpus": 1}
+
+
+def tiny(**extra):
+    return with_overrides(load_rllib_config("david_goliath_quick"), {**TINY, **extra})
+
+
+def args(**given) -> argparse.Namespace:
+    defaults = dict(game="david_goliath", config="david_goliath_quick", run_dir=None, resume=False,
+                    overwrite=False, force=False, set=[], name=None, no_progress=True, address=None)
+    return argparse.Namespace(**{**defaults, **given})
+
+
+def test_train_checkpoint_resume_export_and_play(tmp_path):
+    run = tmp_path / "run"
+    first = train(tiny(), run, progress=False)
+    assert first.metadata["timesteps"] >= 600
+    assert (run / "checkpoints" / "LATEST").is_file()
+    assert first.metadata["league"]["snapshots_taken"] >= 1  # pool.snapshot_every reached
+    # resume with a longer run: continues from the checkpoint, not from zero
+    resumed = train(tiny(total_timesteps=1200), run, resume=True, progress=False)
+    assert resumed.metadata["timesteps"] >= 1200
+    assert resumed.metadata["backend"] == "rllib"
+    assert "RLlib PPO" in (run / "agent.md").read_text()
+    # the exported file is an ordinary agent: loads for the game and plays only legal moves
+    env = make("david_goliath", num_players=4, reward_mode="score_margin")
+    agent = load(str(run / "agent.npz"), env.unwrapped.game, seed=0)
+    for seed in range(3):
+        env.reset(seed=seed)
+        for name in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            action = agent.act(observation["observation"], observation["action_mask"])
+            assert observation["action_mask"][action] == 1
+            env.step(action)
+
+
+def test_exported_layers_compute_the_modules_logits(tmp_path):
+    """The agent file's numpy MLP is the RLlib actor: same masked logits for the same observation."""
+    import torch
+
+    from hiddenhand.training.rllib.module import actor_weights
+    from hiddenhand.training.rllib.trainer import module_spec
+    from hiddenhand.agents import PolicyAgent
+
+    config = tiny()
+    spec, env_config = module_spec(config)
+    module = spec.build()
+    agent = PolicyAgent(actor_weights(module), {"activation": "tanh", "input_transform": "identity"})
+    env = make("david_goliath", num_players=4)
+    env.reset(seed=3)
+    seen = env.observe(env.agent_selection)
+    batch = {"obs": {"observations": torch.tensor(seen["observation"][None], dtype=torch.float32),
+                     "action_mask": torch.tensor(seen["action_mask"][None], dtype=torch.float32)}}
+    logits = module.forward_inference(batch)["action_dist_inputs"][0].detach().numpy()
+    legal = seen["action_mask"].astype(bool)
+    np.testing.assert_allclose(logits[legal], agent.logits(seen["observation"])[legal], rtol=1e-4, atol=1e-5)
+    assert (logits[~legal] < -1e30).all()  # illegal moves are never sampled
+
+
+def test_league_lineup_has_one_learner_and_only_filled_snapshots():
+    league = League(window=3, probabilities=(0.0, 1.0, 0.0), baselines=["heuristic"])
+    rng = np.random.default_rng(0)
+    seats = [f"player_{i}" for i in range(4)]
+    assert sorted(league.lineup(seats, rng).values()) == [LEARNER] * 4  # no snapshot yet: learner fills in
+    assert [league.add_snapshot(step) for step in range(4)] == [snapshot_id(i) for i in (0, 1, 2, 0)]
+    lineup = league.lineup(seats, rng)
+    assert list(lineup.values()).count(LEARNER) == 1
+    assert set(lineup.values()) - {LEARNER} <= {snapshot_id(i) for i in range(3)}
+
+
+def test_presets_load():
+    assert "david_goliath_quick" in presets()
+    for name in presets():
+        load_rllib_config(name)
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("game: david_goliath\nn_envs: 4\n", "'n_envs' is a setting of the SB3 trainer"),
+    ("game: david_goliath\nray:\n  num_env_runners: many\n", "'ray.num_env_runners' must be int"),
+    ("game: david_goliath\nleague:\n  win_rate_threshold: 1.5\n", "'league.win_rate_threshold'"),
+    ("game: david_goliath\nray: [1, 2]\n", "'ray' must be a mapping"),
+    ("game: david_goliath\nppo: {batch_size: 4096, n_steps: 1024}\n", "'ppo.batch_size' must be at most"),
+    ("game: david_goliath\n  bad indent: [\n", "invalid YAML"),
+])
+def test_malformed_preset_is_a_clear_error(tmp_path, text, problem, capsys):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError, match=problem.replace("[", r"\[")):
+        load_rllib_config(path)
+    assert train_main(args(config=str(path))) == 2
+    assert problem in capsys.readouterr().err
+
+
+def closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]  # nothing listens there once the socket is closed
+
+
+def test_unreachable_address_fails_fast_with_a_clear_error(tmp_path, capsys, monkeypatch):
+    port = closed_port()
+    started = time.monotonic()
+    with pytest.raises(ClusterError, match=f"no Ray cluster answers at '127.0.0.1:{port}'"):
+        start(f"127.0.0.1:{port}", 0, timeout_s=3)
+    with pytest.raises(ClusterError, match="expected host:port"):
+        start("127.0.0.1:http", 0, timeout_s=3)
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")  # the CLI reads RAY_ADDRESS like --address
+    assert train_main(args(run_dir=str(tmp_path / "run"))) == 2
+    assert f"no Ray cluster answers at '127.0.0.1:{port}'" in capsys.readouterr().err
+    assert time.monotonic() - started < 30
+    assert not (tmp_path / "run" / "checkpoints").exists()

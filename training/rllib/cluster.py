@@ -1,0 +1,59 @@
+"""Starting Ray here, or connecting to a running cluster within a bounded time."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import ray
+
+DEFAULT_PORT = 6379
+
+
+class ClusterError(RuntimeError):
+    """A Ray cluster address that does not answer, or is not a Ray cluster."""
+
+
+def start(address: str | None, num_cpus: int, timeout_s: float) -> dict:
+    """``ray.init``: in-process when ``address`` is empty (``num_cpus`` 0: all of this machine's),
+    otherwise the cluster at ``address`` (``host:port`` of the head's GCS, ``ray://host:port`` or
+    ``auto``), after checking within ``timeout_s`` seconds that it answers. Returns the cluster's
+    resources."""
+    runtime_env = {"env_vars": {"PYTHONWARNINGS": "ignore::DeprecationWarning"}}
+    if address:
+        if address != "auto":
+            _check_reachable(address, timeout_s)
+        try:
+            ray.init(address=address, runtime_env=runtime_env, logging_level="ERROR", log_to_driver=False)
+        except (ConnectionError, RuntimeError, TimeoutError) as error:
+            raise ClusterError(f"could not join the Ray cluster at {address!r}: {error}. Something answers there "
+                               f"but not a Ray head of this version (ray {ray.__version__}); check the address "
+                               f"that `ray start --head` printed") from None
+    else:
+        ray.init(num_cpus=num_cpus or os.cpu_count(), include_dashboard=False, runtime_env=runtime_env,
+                 logging_level="ERROR", log_to_driver=False)
+    return ray.cluster_resources()
+
+
+def _check_reachable(address: str, timeout_s: float) -> None:
+    host_port = address.split("://", 1)[-1]
+    host, _, port = host_port.rpartition(":")
+    if not host:
+        host, port = host_port, str(DEFAULT_PORT)
+    try:
+        number = int(port)
+    except ValueError:
+        raise ClusterError(f"Ray address {address!r}: expected host:port, e.g. 10.0.0.1:6379") from None
+    try:
+        with socket.create_connection((host, number), timeout=timeout_s):
+            pass
+    except OSError as error:
+        raise ClusterError(f"no Ray cluster answers at {address!r} ({error or 'timed out'}) within {timeout_s:g}s: "
+                           f"start one with `ray start --head --port={number}` on {host}, or leave --address "
+                           f"and RAY_ADDRESS unset to train on this machine") from None
+
+
+def env_runner_nodes(algo) -> list[str]:
+    """The node id of each remote env runner (for checking where a run was placed)."""
+    return algo.env_runner_group.foreach_env_runner(lambda runner: ray.get_runtime_context().get_node_id(),
+                                                    local_env_runner=False)

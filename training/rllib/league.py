@@ -1,0 +1,120 @@
+"""The self-play league: who sits where each episode, and when the learner is frozen into a snapshot.
+
+Module ids: ``learner`` (trained), ``snapshot_<i>`` (frozen copies of the learner, ``window`` slots
+filled round-robin) and the baselines ``heuristic`` and ``random`` (played inside the env by the
+project's agents). Before each episode the league callback draws a line-up: one seat, uniformly, for
+the learner; every other seat independently the learner itself, a filled snapshot slot or a baseline,
+with the pool probabilities of the preset (an empty group is skipped, the others renormalised;
+the learner fills in while there is nothing else). The
+policy-mapping function reads the line-up from the episode. The driver holds the :class:`League` and
+pushes it to every env runner after each change; the env runners log win rates per module and the
+learner's per opponent kind, which the driver reads to decide on threshold snapshots.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+from ray.rllib.callbacks.callbacks import RLlibCallback
+
+LEARNER = "learner"
+BASELINE_MODULES = ("heuristic", "random")
+#: Episodes a win rate is averaged over (per env runner).
+WIN_RATE_WINDOW = 200
+
+
+def snapshot_id(slot: int) -> str:
+    return f"snapshot_{slot}"
+
+
+def kind(module_id: str) -> str:
+    """``learner``, ``snapshot``, ``heuristic`` or ``random``."""
+    return "snapshot" if module_id.startswith("snapshot_") else module_id
+
+
+@dataclass
+class League:
+    """League composition; a plain JSON-serialisable record (checkpointed beside RLlib's state)."""
+
+    window: int
+    probabilities: tuple[float, float, float]  # learner, snapshot, baseline
+    baselines: list[str]
+    filled: list[int] = field(default_factory=list)  # snapshot slots in use, oldest first
+    snapshots_taken: int = 0
+    last_snapshot_step: int = 0
+
+    def add_snapshot(self, step: int) -> str:
+        """The slot the learner is copied into next (the oldest once all ``window`` slots are in use)."""
+        slot = self.snapshots_taken % self.window
+        self.filled = [s for s in self.filled if s != slot] + [slot]
+        self.snapshots_taken += 1
+        self.last_snapshot_step = step
+        return snapshot_id(slot)
+
+    def lineup(self, seats: list[str], rng: np.random.Generator) -> dict[str, str]:
+        learner_seat = seats[rng.integers(len(seats))]
+        groups = ([LEARNER], [snapshot_id(s) for s in self.filled], list(self.baselines))
+        weights = np.array([p if group else 0.0 for p, group in zip(self.probabilities, groups)])
+        if weights.sum() == 0:  # only snapshots asked for, none taken yet: the learner plays itself
+            weights[0] = 1.0
+        lineup = {}
+        for seat in seats:
+            if seat == learner_seat:
+                lineup[seat] = LEARNER
+            else:
+                group = groups[rng.choice(3, p=weights / weights.sum())]
+                lineup[seat] = group[rng.integers(len(group))]
+        return lineup
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> League:
+        return cls(**{**data, "probabilities": tuple(data["probabilities"])})
+
+
+_LEAGUE: League | None = None  # this process's copy, set by set_league (env runners and the driver)
+
+
+def set_league(league_dict: dict[str, Any]) -> None:
+    global _LEAGUE
+    _LEAGUE = League.from_dict(league_dict)
+
+
+def policy_mapping_fn(agent_id: str, episode: Any, **kwargs: Any) -> str:
+    """The module of ``agent_id``'s seat in this episode's line-up (RLlib's space probes: the learner)."""
+    return getattr(episode, "custom_data", {}).get("lineup", {}).get(agent_id, LEARNER)
+
+
+class LeagueCallback(RLlibCallback):
+    """Draws each episode's line-up (env runners) and logs win rates; ``league/...`` metrics."""
+
+    def __init__(self):
+        super().__init__()
+        self._rng: np.random.Generator | None = None
+
+    def on_episode_created(self, *, episode, env_runner, env, env_index, **kwargs) -> None:
+        if self._rng is None:
+            self._rng = np.random.default_rng([env_runner.config.seed or 0, env_runner.worker_index])
+        sub = env.envs[env_index].unwrapped
+        lineup = _LEAGUE.lineup(sub.possible_agents, self._rng) if _LEAGUE else {}
+        sub.set_lineup(lineup)
+        episode.custom_data["lineup"] = lineup
+
+    def on_episode_end(self, *, episode, metrics_logger, **kwargs) -> None:
+        lineup = episode.custom_data.get("lineup", {})
+        infos = episode.get_infos(-1)
+        for agent, info in infos.items():
+            if "won" not in info:
+                continue
+            module = lineup.get(agent, LEARNER)
+            metrics_logger.log_value(("league", "win_rate", module), float(info["won"]), reduce="mean",
+                                     window=WIN_RATE_WINDOW)
+            if module != LEARNER:
+                continue
+            for opponent in {kind(m) for seat, m in lineup.items() if seat != agent}:
+                metrics_logger.log_value(("league", "learner_win_rate_vs", opponent), float(info["won"]),
+                                         reduce="mean", window=WIN_RATE_WINDOW)
