@@ -9,7 +9,7 @@
 | Agents               | `agents= ['player_0', ..., 'player_{N-1}']`, N = 2..4 (default 4)                |
 | Action shape         | (1,)                                                                             |
 | Action values        | Discrete(970)                                                                    |
-| Observation shape    | (863 + T,): 910 with the shipped token tables (T = 47 token types)               |
+| Observation shape    | (931 + T,): 978 with the shipped token tables (T = 47 token types)               |
 | Observation values   | float32 counts and flags, [0, 1000]; read with `policy_input="signed_log"`       |
 
 Rattus (Åse & Henrik Berg): the Black Death crosses Europe. Players place cubes (their people) in the

@@ -1,0 +1,116 @@
+"""Rattus game data and options (RA-1, RA-2, AM-1, §0, §2, §9.2, §10.7): loading, replacement by a
+user YAML file, and errors naming the file, the entry and the problem."""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+import yaml
+
+from hiddenhand.envs import rattus_v0
+from hiddenhand.envs.core.options import ConfigError
+from hiddenhand.envs.rattus.config import TOKEN_FILES, _shipped
+from hiddenhand.envs.rattus.rules import RattusGame
+from playing import play_random
+
+
+def shipped(key):
+    return copy.deepcopy(_shipped("games/rattus.yaml")[key])
+
+
+def test_shipped_tables_and_the_default():
+    """AM-1: the calibrated table is the default; the reconstruction is a named alternative; both have 12
+    starting + 37 normal tokens and every class symbol 10 times (class balance, RA-2)."""
+    for name in TOKEN_FILES:
+        game = RattusGame(3, token_table=name)
+        types = game.types
+        assert sum(t.count for t in types if t.starting) == 12 and sum(t.count for t in types) == 49
+        assert [sum(t.classes[c] * t.count for t in types) for c in range(6)] == [10] * 6
+    calibrated, reconstructed = RattusGame(2).types, RattusGame(2, token_table="reconstructed").types
+    assert sum(t.m * t.count for t in calibrated) > sum(t.m * t.count for t in reconstructed)
+    assert [t.limit for t in reconstructed][:2] == [2, 2] and calibrated[0].limit == 1
+
+
+def test_map_degrees_and_single_neighbour_warning():
+    """§2, RA-1: the default map's degrees; Turcia has one neighbour with 3 players (a warning)."""
+    game = RattusGame(3)
+    r = game.regions.index
+    assert game.nbrs[r("Turcia")] == (r("Bulgaria"),)
+    assert len(RattusGame(4).nbrs[r("Polonia")]) == 5 and len(RattusGame(2).nbrs[r("Polonia")]) == 3
+    assert r("Gallia") in game.nbrs[r("Hispania")] and r("Polonia") not in game.nbrs[r("Hispania")]
+    with pytest.warns(UserWarning, match="Turcia has a single neighbour"):
+        RattusGame(3, config={"adjacency": shipped("adjacency")})
+
+
+def test_custom_map_and_token_table_from_a_user_yaml(tmp_path):
+    """RA-1, RA-2: a user file replaces the adjacency, the regions in play and the token table."""
+    adjacency = shipped("adjacency")
+    adjacency["Anglia"].append("Hispania")
+    adjacency["Hispania"].append("Anglia")
+    counts = shipped("player_counts")
+    counts[2]["regions"] = ["Anglia", "Gallia", "Hispania", "Italia"]
+    counts[2]["removed_unseen"] = 5
+    tokens = [{"id": f"s{i}", "set": "starting", "limit": 1, "count": 1, "symbols": ["A"]} for i in range(12)]
+    tokens.append({"id": "n", "set": "normal", "limit": 9, "count": 37, "symbols": ["M", "CHURCH"]})
+    path = tmp_path / "board.yaml"
+    path.write_text(yaml.safe_dump({"adjacency": adjacency, "player_counts": counts, "token_types": tokens}))
+    env = rattus_v0.env(num_players=2, config=str(path), start_player=0)
+    env.reset(seed=1)
+    game = env.unwrapped.game
+    assert [game.regions[r] for r in game.in_play] == ["Anglia", "Gallia", "Hispania", "Italia"]
+    assert game.regions.index("Hispania") in game.nbrs[game.regions.index("Anglia")]
+    state = env.unwrapped.state_
+    assert len(state.rat_supply) == 49 - 4 - 5 and len(game.types) == 13
+    assert env.observation_space("player_0")["observation"].shape == (931 + 13,)
+    play_random(env, 0)
+    assert env.unwrapped.state_.is_terminal
+
+
+@pytest.mark.parametrize("change,match", [
+    ({"adjacency": {**shipped("adjacency"), "Anglia": ["Gallia", "Scandia", "Turcia"]}},
+     r"adjacency\.Anglia.*symmetric"),
+    ({"adjacency": {**shipped("adjacency"), "Anglia": ["Atlantis"]}}, r"adjacency\.Anglia.*'Atlantis' is not a region"),
+    ({"adjacency": {**shipped("adjacency"), "Anglia": ["Anglia"]}}, r"adjacency\.Anglia.*itself"),
+    ({"regions": ["A", "B"]}, r"regions.*exactly 12"),
+    ({"player_counts": {**shipped("player_counts"), 2: {"regions": ["Anglia", "Hispania"], "removed_unseen": 0}}},
+     r"player_counts\.2\.regions.*no neighbour in play"),
+    ({"player_counts": {**shipped("player_counts"), 2: {"regions": ["Anglia", "Gallia", "Russia", "Tartaria"],
+                                                       "removed_unseen": 0}}}, r"player_counts\.2\.regions.*not connected"),
+    ({"token_types": [{"id": "x", "set": "normal", "limit": 2, "count": 49, "symbols": ["M"]}]},
+     r"token_types.*0 starting \+ 49 normal"),
+    ({"token_types": [{"id": "x", "set": "starting", "limit": 2, "count": 12, "symbols": ["PLAGUE"]}]},
+     r"token_types\[0\] \(x\).*unknown symbol 'PLAGUE'"),
+    ({"token_types": [{"id": "x", "set": "starting", "limit": 0, "count": 12, "symbols": ["M"]}]},
+     r"token_types\[0\] \(x\).*limit=0"),
+    ({"constants": {**shipped("constants"), "max_tokens_per_region": 4}},
+     r"constants\.max_tokens_per_region.*=4 is not supported.*3"),
+    ({"constants": {**shipped("constants"), "spread_new_tokens": {0: 0, 1: 1, 2: 2}}},
+     r"constants\.spread_new_tokens.*keys must be exactly 0\.\.3"),
+    ({"board": {}}, r"unknown key\(s\) \['board'\]"),
+])
+def test_malformed_data_names_the_file_entry_and_problem(tmp_path, change, match):
+    path = tmp_path / "bad.yaml"
+    path.write_text(yaml.safe_dump(change))
+    with pytest.raises(ConfigError, match=match) as error:
+        RattusGame(2, config=str(path))
+    assert "bad.yaml" in str(error.value)
+    with pytest.raises(ConfigError, match=match):
+        RattusGame(2, config=change)
+
+
+def test_bad_options_and_files():
+    with pytest.raises(ConfigError, match="token_table"):
+        RattusGame(2, token_table="real")
+    with pytest.raises(ConfigError, match="plague_start"):
+        RattusGame(2, plague_start="Russia")  # not in play with 2 players
+    with pytest.raises(ConfigError, match="cannot be read"):
+        RattusGame(2, config="/nonexistent/rattus.yaml")
+    with pytest.raises(ConfigError, match="final_round_abilities"):
+        RattusGame(2, final_round_abilities=["Knight"])
+    with pytest.raises(ConfigError, match="reward"):
+        RattusGame(2, reward={"win": -1, "loss": 1})
+    game = RattusGame(4, plague_start="Russia", start_player=2)
+    state = game.new_initial_state(np.random.default_rng(0))
+    assert game.regions[state.plague] == "Russia" and state.start_seat == 2
