@@ -8,11 +8,12 @@ at, other players' point-token values when they differ (R-A2), others' rats with
 
 Speed: :func:`reference_encode` writes every value from scratch (the definition). The observer gives the
 same vectors from one table of every value some seat may see, by absolute seat, gathered through a
-per-seat index array (rotation, own private blocks, hidden values pointing at a cell that stays 0). Each
-encode writes into the table only what differs from the state values it was last written from (lists
-compared whole, in C, then seat by seat); within one ``pub_epoch`` of the state (the engine bumps it on
-every action but a D4 commit) only the committer's hand size and cards are compared. Tests compare both
-encoders at every step and after restores.
+per-seat index array (rotation, own private blocks, hidden values pointing at a cell that stays 0). When
+the state is one ``apply`` ahead of the table, the table is brought up to date: the holdings and gift
+records the engine listed in ``state.changes`` are rewritten item by item, every other group is compared
+with the values it was last written from (lists compare in C) and rewritten where it differs; after a lone
+D4 commit (``state.quiet``) only the committer's cards are. Otherwise (a new state, a re-deal, a missed
+step) the table is rebuilt. Tests compare both encoders at every step and after restores.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import numpy as np
 
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
+from .changes import COMMIT, GIFTS, HAND, HOLDINGS, LOCATED, PENDING
 from .cards import NUM_BUILDING_CARDS, NUM_BUILDINGS, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE, TREASURY
 
 if TYPE_CHECKING:
@@ -79,8 +81,7 @@ class RattusCartusObserver(Observer):
         off = self._off = {name: s.start for name, s in self.layout.slices.items()}
         # The table M holds every value some seat may be shown, by absolute seat; a seat's vector is M
         # gathered through that seat's index array, which rotates the seats, picks the seat's own private
-        # blocks and points what it may not see at a cell that stays 0. Encoding writes into M only what
-        # differs from the state values M was last written from (the memos), then gathers.
+        # blocks and points what it may not see at a cell that stays 0.
         self._M_DEC = self.layout.size - off["game"]  # the shared blocks come first, as in the vector
         self._M_ACTOR = self._M_DEC + 11
         self._M_START = self._M_ACTOR + n
@@ -93,7 +94,15 @@ class RattusCartusObserver(Observer):
         self._M_LOOKS = self._M_SEATS + n * SEAT_FEATURES
         self._M_REVEALS = self._M_LOOKS + n * NUN_ROW_SIZE
         self._M_ZERO = self._M_REVEALS + n * NUM_ITEMS
+        self._SEEN = 3 * NUM_ITEMS + 2 + NUN_ROW_SIZE * (NUM_KINDS + 1)  # seen_outside in a private section
         self._gather = [self._gather_for(v) for v in range(n)]
+        self._M = np.zeros(self._M_ZERO + 1, np.float32)
+        self._W = memoryview(self._M)  # element writes through the buffer cost a third of numpy's
+        # work found while updating, done once at the end: seats whose counts (pending, committed) or
+        # whole seen_outside row to rewrite, single seen_outside cells (seat, kind)
+        self._counts = [False] * n
+        self._seen_rows = [False] * n
+        self._seen_cells: list[tuple[int, int]] = []
         self.invalidate()
 
     def _gather_for(self, v: int) -> np.ndarray:
@@ -126,374 +135,376 @@ class RattusCartusObserver(Observer):
         return index
 
     def invalidate(self) -> None:
+        self._state: RattusCartusState | None = None  # the state M was last brought up to date with
+        self._tick = -1  # and its tick then
+
+    # ------------------------------------------------------------------ encode
+    def encode(self, state: RattusCartusState, player: int) -> np.ndarray:
+        if state is not self._state or state.tick != self._tick:
+            if state is self._state and state.tick == self._tick + 1:
+                if state.quiet:
+                    for _, p, item in state.changes:
+                        self._commit(state, p, item)
+                else:
+                    self._update(state, state.changes)
+            else:
+                self._rebuild(state)
+            self._state = state
+            self._tick = state.tick
+        return self._M[self._gather[player]]
+
+    def _rebuild(self, state: RattusCartusState) -> None:
+        """M from zeros: the memos of a zero table, then every holding and gift record as changed."""
         n = self._n
-        self._M = np.zeros(self._M_ZERO + 1, np.float32)
-        self._small_view = self._M[self._M_DEC:self._M_PRIV]
-        # memos: the values a table of zeros shows to begin with
-        self._epoch: tuple | None = None  # (state, pub_epoch) of the last public sync
-        # public, per seat
+        self._M.fill(0.0)
+        self._reset_memos()
+        self._W[1], self._W[7] = self.game.rounds, self.game.k
+        self._seen_rows[:] = [True] * n
+        self._update(state, [(HOLDINGS, p, 0) for p in range(n)]
+                     + [(GIFTS, v, q) for v in range(n) for q in range(n) if q != v])
+
+    def _reset_memos(self) -> None:
+        """The values a table of zeros shows, for each group compared with the state."""
+        n = self._n
         self._rats, self._hand_size, self._passes = [0] * n, [0] * n, [0] * n
         self._hidden_in, self._hidden_out = [0] * n, [0] * n
         self._announced, self._supply_slot = [-1] * n, [-1] * n
-        self._entry_pos, self._entry_order = [-1] * n, [-1] * n
-        self._tokens_pub: list[list[int]] = [[] for _ in range(n)]
-        self._committed_pub = [[0] * NUM_ITEMS for _ in range(n)]
-        self._entered, self._revealed = [-1] * n, [False] * n
-        self._pending_pub: list[list[int]] | None = None  # the pending cards counted (phase D only)
-        self._pending_sum = [0] * n
+        self._entry_pos, self._entry_order, self._entered = [-1] * n, [-1] * n, [-1] * n
+        self._tokens: list[list[int]] = [[] for _ in range(n)]
+        self._revealed = [False] * n
+        self._last_reveal = [[0] * NUM_ITEMS for _ in range(n)]
         self._taken = [[0] * 5 for _ in range(n)]
         self._shown = [[0] * 11 for _ in range(n)]
         self._level = [[0] * NUM_CLASSES for _ in range(n)]
         self._stamp = [[0] * NUM_CLASSES for _ in range(n)]
         self._rank_rows = [[0] * NUM_CLASSES for _ in range(n)]
-        self._start, self._rsp = -1, -1
+        self._start, self._rsp, self._phase = -1, -1, -1
         self._looks = [[0] * NUN_ROW_SIZE for _ in range(n)]
-        self._last_reveal = [[0] * NUM_ITEMS for _ in range(n)]
-        self._reveal_flags = [False] * n
-        self._reveals = [[0] * NUM_ITEMS for _ in range(n)]
-        # public, shared
-        self._small_key: tuple | None = None
-        self._round_key: tuple | None = None
-        self._gold = False
-        self._game_key: tuple | None = None
-        self._game_values = [0] * GAME_FEATURES
+        self._peeked = [[False] * NUN_ROW_SIZE for _ in range(n)]
+        self._small = [-1, -1, -1, -1, 0]  # decision, actor, start player, first look, looks due
+        self._phase_d_key: tuple | None = None
+        # round, phase, building deck, replacement pile, used cards, face-up replacements, population deck,
+        # clock, reshuffles, players entered
+        self._game = [-1, -1, -1, -1, -1, -1, 0, 0, 0, 0]
         self._supply = [0] * 7
         self._discard = [0] * NUM_KINDS
         self._reshuffled = [0] * NUM_KINDS
-        self._located_key: tuple | None = None
-        self._located: list[int] = []  # discard pile + revealed committed cards, per kind
-        # private, per seat
-        self._private_epoch: list[tuple | None] = [None] * n  # (state, pub_epoch) of each seat's last sync
-        self._hand = [[0] * NUM_ITEMS for _ in range(n)]
-        self._pending = [[0] * NUM_ITEMS for _ in range(n)]
-        self._committed = [[0] * NUM_ITEMS for _ in range(n)]
-        self._tokens = [[] for _ in range(n)]
-        self._peeked = [[False] * NUN_ROW_SIZE for _ in range(n)]
-        self._peeks = [_UNSEEN for _ in range(n)]
-        self._peeks_row: list[list[int]] = [[] for _ in range(n)]  # the nun row the looks were written from
-        self._seen = [[0] * NUM_KINDS for _ in range(n)]
-        self._seen_source: list[tuple | None] = [None] * n
-        self._gifts = [[[0] * NUM_ITEMS for _ in range(n)] for _ in range(n)]
-        self._gift_flags = [[False] * n for _ in range(n)]
 
-    # ------------------------------------------------------------------ encode
-    def encode(self, state: RattusCartusState, player: int) -> np.ndarray:
-        epoch = (state, state.pub_epoch)
-        if epoch != self._epoch:
-            self._sync_public(state)
-            self._sync_small(state)
-            self._sync_shared(state)
-            self._epoch = epoch
-        else:
-            self._sync_commits(state)
-        self._sync_private(state, player, epoch)
-        return self._M.take(self._gather[player])
+    def _commit(self, state: RattusCartusState, p: int, item: int) -> None:
+        """A D4 commit: one card of ``item`` from ``p``'s hand to its committed cards (``p``'s cards seen
+        outside the nun row stay as they were: it counts both)."""
+        W = self._W
+        at = self._M_PRIV + p * self._PRIVATE
+        W[at + item] = state.hands[p][item]
+        W[at + 2 * NUM_ITEMS + item] = state.committed[p][item]
+        W[self._M_SEATS + p * SEAT_FEATURES + 1] = self._hand_size[p] = state.hand_size[p]
+        self._write_counts(state, p)
 
-    def _sync_commits(self, state: RattusCartusState) -> None:
-        """Within one epoch of the state (``pub_epoch``, which the engine bumps on every action but a D4
-        commit) only D4 commits happened: of the public values, just the committer's hand size and
-        committed cards can differ."""
-        p = state.current_player
-        if p < 0:
-            return
+    def _update(self, state: RattusCartusState, changes: list[tuple[int, int, int]]) -> None:
+        """Replay ``changes`` (see :mod:`.changes`), compare the other groups, then rewrite the counts and
+        the seen_outside values the changes touched."""
+        W, n = self._W, self._n
+        counts, rows, cells = self._counts, self._seen_rows, self._seen_cells
+        for code, p, i in changes:
+            if code == COMMIT:
+                self._commit(state, p, i)
+            elif code == HAND:
+                W[self._M_PRIV + p * self._PRIVATE + i] = state.hands[p][i]
+                if i < NUM_KINDS:
+                    cells.append((p, i))
+            elif code == PENDING:
+                W[self._M_PRIV + p * self._PRIVATE + NUM_ITEMS + i] = state.pending[p][i]
+                counts[p] = True
+                if i < NUM_KINDS:
+                    cells.append((p, i))
+            elif code == LOCATED:
+                cells.extend((v, i) for v in range(n))
+            elif code == HOLDINGS:
+                at = self._M_PRIV + p * self._PRIVATE
+                _diff_write(W, at, state.hands[p])
+                for values in (state.pending[p], state.committed[p]):
+                    at += NUM_ITEMS
+                    if any(values):
+                        _diff_write(W, at, values)
+                    else:
+                        self._M[at:at + NUM_ITEMS] = 0.0
+                counts[p] = True
+            elif code == GIFTS:
+                at = self._M_GIFTS + (p * n + i) * (NUM_ITEMS + 1)
+                _diff_write(W, at, state.gifts[p][i])
+                W[at + NUM_ITEMS] = state.gift_flag[p][i]
+            else:  # GIFT_FLAGS
+                for other in range(n):
+                    if other != p:
+                        W[self._M_GIFTS + (other * n + p) * (NUM_ITEMS + 1) + NUM_ITEMS] = state.gift_flag[other][p]
+        self._sync_seats(state)
+        self._sync_small(state)
+        self._sync_shared(state)
+        if True in counts:
+            for p in range(n):
+                if counts[p]:
+                    counts[p] = False
+                    self._write_counts(state, p)
+        seen_at = self._M_PRIV + self._SEEN
+        if cells:
+            if len(cells) > 8 * n:  # a row costs about as much as 8 cells
+                rows[:] = [True] * n
+            else:
+                hands, pending, committed, discard = state.hands, state.pending, state.committed, state.discard
+                revealed, seen = state.revealed, state.seen
+                for v, k in cells:
+                    if not rows[v]:
+                        t = hands[v][k] + pending[v][k] + committed[v][k] + discard[k]
+                        for q in range(n):
+                            if revealed[q] and q != v:
+                                t += committed[q][k]
+                        s = seen[v][k]
+                        W[seen_at + v * self._PRIVATE + k] = t if t > s else s
+            cells.clear()
+        if True in rows:
+            for v in range(n):
+                if rows[v]:
+                    rows[v] = False
+                    _diff_write(W, seen_at + v * self._PRIVATE, state.seen_now(v))
+
+    def _write_counts(self, state: RattusCartusState, p: int) -> None:
+        """Seat ``p``'s pending cards (phase D), committed cards (once entered), committed cards not yet
+        revealed and revealed flag."""
+        W = self._W
         at = self._M_SEATS + p * SEAT_FEATURES
-        if state.hand_size[p] != self._hand_size[p]:
-            self._M[at + 1] = self._hand_size[p] = state.hand_size[p]
-        committed = state.committed[p]
-        if committed != self._committed_pub[p]:
-            count = sum(committed) if state.entered[p] >= 0 else 0
-            self._M[at + 3] = count
-            self._M[at + 33] = 0 if state.revealed[p] else count
-            self._committed_pub[p] = list(committed)
+        committed = sum(state.committed[p]) if state.entered[p] >= 0 else 0
+        revealed = state.revealed[p]
+        W[at + 2] = sum(state.pending[p]) if state.phase == 2 else 0
+        W[at + 3] = committed
+        W[at + 33] = 0 if revealed else committed
+        W[at + 34] = revealed
 
-    def _sync_public(self, state: RattusCartusState) -> None:
-        """The seats' rows (see :func:`_seat_row`), looks and reveals: each field compared as a whole
-        (lists compare in C), then seat by seat where it differs."""
-        n, M, F = self._n, self._M, SEAT_FEATURES
+    def _sync_seats(self, state: RattusCartusState) -> None:
+        """The seats' public rows (see :func:`_seat_row`), tokens, looks, reveals and nun-row knowledge:
+        each field compared as a whole (lists compare in C), then seat by seat where it differs."""
+        n, W, F = self._n, self._W, SEAT_FEATURES
         S = self._M_SEATS
         if state.rats != self._rats:
-            _column(M, S, state.rats, self._rats)
+            _column(W, S, state.rats, self._rats)
         if state.hand_size != self._hand_size:
-            _column(M, S + 1, state.hand_size, self._hand_size)
+            _column(W, S + 1, state.hand_size, self._hand_size)
         if state.passes != self._passes:
-            _column(M, S + 14, state.passes, self._passes)
+            _column(W, S + 14, state.passes, self._passes)
         if state.hidden_in != self._hidden_in:
-            _column(M, S + 31, state.hidden_in, self._hidden_in)
+            _column(W, S + 31, state.hidden_in, self._hidden_in)
         if state.hidden_out != self._hidden_out:
-            _column(M, S + 32, state.hidden_out, self._hidden_out)
+            _column(W, S + 32, state.hidden_out, self._hidden_out)
         if state.entry_pos != self._entry_pos:
-            _column(M, S + 12, state.entry_pos, self._entry_pos, 1)
+            _column(W, S + 12, state.entry_pos, self._entry_pos, 1)
         if state.entry_order != self._entry_order:
-            _column(M, S + 13, state.entry_order, self._entry_order, 1)
+            _column(W, S + 13, state.entry_order, self._entry_order, 1)
         if state.supply_slot != self._supply_slot:
-            _one_hot_column(M, S + 6, state.supply_slot, self._supply_slot)
+            _one_hot_column(W, S + 6, state.supply_slot, self._supply_slot)
+        if state.entered != self._entered:
+            for p in range(n):
+                if state.entered[p] != self._entered[p]:
+                    self._counts[p] = True
+            _one_hot_column(W, S + 9, state.entered, self._entered)
         if state.announced != self._announced:
             old = self._announced
             for p, value in enumerate(state.announced):
                 if value != old[p]:
-                    M[S + p * F + 4] = value >= 0
+                    W[S + p * F + 4] = value >= 0
             old[:] = state.announced
-        if state.tokens != self._tokens_pub:
-            old = self._tokens_pub
+        if state.tokens != self._tokens:
+            old = self._tokens
             for p, tokens in enumerate(state.tokens):
                 if tokens != old[p]:
-                    M[S + p * F + 5] = len(tokens)
+                    W[S + p * F + 5] = len(tokens)
+                    at = self._M_PRIV + p * self._PRIVATE + 3 * NUM_ITEMS
+                    W[at] = len(tokens)
+                    W[at + 1] = sum(tokens)
                     old[p] = list(tokens)
-        # committed count (once entered), unrevealed count, revealed flag, entered slot
-        if (state.committed != self._committed_pub or state.entered != self._entered
-                or state.revealed != self._revealed):
+        if state.revealed != self._revealed or state.last_reveal != self._last_reveal:
             for p in range(n):
-                committed, entered, revealed = state.committed[p], state.entered[p], state.revealed[p]
-                was = self._entered[p]
-                if committed != self._committed_pub[p] or entered != was or revealed != self._revealed[p]:
-                    count = sum(committed) if entered >= 0 else 0
-                    at = S + p * F
-                    M[at + 3] = count
-                    M[at + 33] = 0 if revealed else count
-                    M[at + 34] = revealed
-                    if entered != was:
-                        if was >= 0:
-                            M[at + 9 + was] = 0.0
-                        if entered >= 0:
-                            M[at + 9 + entered] = 1.0
-                    self._committed_pub[p] = list(committed)
-                    self._entered[p] = entered
-                    self._revealed[p] = revealed
-        # pending cards, counted in phase D only
-        if state.phase == 2:
-            if state.pending != self._pending_pub:
-                self._pending_pub = [list(row) for row in state.pending]
-                for p in range(n):
-                    total = sum(state.pending[p])
-                    if total != self._pending_sum[p]:
-                        M[S + p * F + 2] = self._pending_sum[p] = total
-        elif self._pending_pub is not None:
-            self._pending_pub = None
-            for p in range(n):
-                if self._pending_sum[p]:
-                    M[S + p * F + 2] = self._pending_sum[p] = 0
+                revealed, was = state.revealed[p], self._revealed[p]
+                if revealed != was or state.last_reveal[p] != self._last_reveal[p]:
+                    _diff_write(W, self._M_REVEALS + p * NUM_ITEMS, state.last_reveal[p] if revealed else _NOTHING)
+                    self._last_reveal[p] = list(state.last_reveal[p])
+                    if revealed != was:
+                        self._revealed[p] = revealed
+                        self._counts[p] = True
         if state.taken != self._taken:
-            _row_column(M, S + 15, state.taken, self._taken)
+            _row_column(W, S + 15, state.taken, self._taken)
         if state.shown != self._shown:
-            _row_column(M, S + 20, state.shown, self._shown)
+            _row_column(W, S + 20, state.shown, self._shown)
         if state.level != self._level or state.stamp != self._stamp:
-            _row_column(M, S + 35, state.level, self._level)
-            _row_column(M, S + 41, _ranks(state), self._rank_rows)
+            _row_column(W, S + 35, state.level, self._level)
+            _row_column(W, S + 41, _ranks(state), self._rank_rows)
             self._stamp = [list(row) for row in state.stamp]
         if state.start != self._start:
             if self._start >= 0:
-                M[S + self._start * F + 47] = 0.0
-            M[S + state.start * F + 47] = 1.0
+                W[S + self._start * F + 47] = 0.0
+            W[S + state.start * F + 47] = 1.0
             self._start = state.start
         if state.rsp != self._rsp:
             if self._rsp >= 0:
-                M[S + self._rsp * F + 48] = 0.0
+                W[S + self._rsp * F + 48] = 0.0
             if state.rsp >= 0:
-                M[S + state.rsp * F + 48] = 1.0
+                W[S + state.rsp * F + 48] = 1.0
             self._rsp = state.rsp
         if state.peek_count != self._looks:
-            _row_column(M, self._M_LOOKS, state.peek_count, self._looks, NUN_ROW_SIZE)
-        if state.revealed != self._reveal_flags or state.last_reveal != self._last_reveal:
-            reveals = [state.last_reveal[p] if state.revealed[p] else _NOTHING for p in range(n)]
-            _row_column(M, self._M_REVEALS, reveals, self._reveals, NUM_ITEMS)
-            self._reveal_flags = list(state.revealed)
-            self._last_reveal = [list(row) for row in state.last_reveal]
+            _row_column(W, self._M_LOOKS, state.peek_count, self._looks, NUN_ROW_SIZE)
+        if state.peeked != self._peeked:
+            for p in range(n):
+                peeked = state.peeked[p]
+                if peeked != self._peeked[p]:
+                    at = self._M_PRIV + p * self._PRIVATE + 3 * NUM_ITEMS + 2
+                    self._M[at:at + NUN_ROW_SIZE * (NUM_KINDS + 1)] = 0.0
+                    for q in range(NUN_ROW_SIZE):
+                        row = at + q * (NUM_KINDS + 1)
+                        if peeked[q]:
+                            W[row + state.nun_row[q]] = 1.0
+                            W[row + NUM_KINDS] = 1.0
+                    self._peeked[p] = list(peeked)
+        if state.phase != self._phase:
+            self._phase = state.phase
+            self._counts[:] = [True] * n
 
     def _sync_small(self, state: RattusCartusState) -> None:
-        """decision, actor, start player, context and context seats (absolute seats)."""
-        d2 = state.phase == 2
-        key = (state.decision, state.current_player, state.start, state.left, state.first_pos, d2, state.slot,
-               state.qi, state.wt_t, state.cands, state.sword, state.flute, state.wt_victims, state.queue)
-        if key == self._small_key:
-            return
-        self._small_key = key[:9] + (list(state.cands), list(state.sword), state.flute, list(state.wt_victims),
-                                     [list(entry) for entry in state.queue])
-        n, M = self._n, self._M
-        self._small_view.fill(0.0)
-        M[self._M_DEC + state.decision] = 1.0
-        if state.current_player >= 0:
-            M[self._M_ACTOR + state.current_player] = 1.0
-        M[self._M_START + state.start] = 1.0
-        c = self._M_CTX
-        M[c + 3] = state.left
-        if state.first_pos >= 0:
-            M[c + 4 + state.first_pos] = 1.0
-        if d2:
-            if state.slot < self.game.k:
-                M[c + state.slot] = 1.0
-            if state.qi < len(state.queue):
-                M[c + 9] = state.queue[state.qi][1]
-            if state.wt_t >= 0:
-                M[c + 10] = state.wt_t + 1
-            cs = self._M_CSEATS
-            for q in state.cands:
-                M[cs + q] = 1.0
-            if state.sword[0] >= 0:
-                M[cs + n + state.sword[0]] = 1.0
-            if state.sword[1] >= 0:
-                M[cs + 2 * n + state.sword[1]] = 1.0
-            if state.flute >= 0:
-                M[cs + 3 * n + state.flute] = 1.0
-            for q in state.wt_victims:
-                M[cs + 4 * n + q] = 1.0
+        """decision, actor, start player, context and context seats (absolute seats), value by value; the
+        phase D part (slot, action, Watchtower, context seats) rewritten whenever it differs."""
+        W, memo = self._W, self._small
+        for at, value, i in ((self._M_DEC, state.decision, 0), (self._M_ACTOR, state.current_player, 1),
+                             (self._M_START, state.start, 2), (self._M_CTX + 4, state.first_pos, 3)):
+            was = memo[i]
+            if value != was:
+                if was >= 0:
+                    W[at + was] = 0.0
+                if value >= 0:
+                    W[at + value] = 1.0
+                memo[i] = value
+        if state.left != memo[4]:
+            W[self._M_CTX + 3] = memo[4] = state.left
+        if state.phase == 2:
+            queue, qi = state.queue, state.qi
+            key = (state.slot, queue[qi][1] if qi < len(queue) else -1, state.wt_t, state.flute, state.cands,
+                   state.sword, state.wt_victims)
+        else:
+            key = None
+        if key != self._phase_d_key:
+            n, M, c, cs = self._n, self._M, self._M_CTX, self._M_CSEATS
+            M[c:c + 3] = 0.0
+            M[c + 9:c + 11] = 0.0
+            M[cs:cs + 5 * n] = 0.0
+            if key is not None:
+                slot, special, wt_t, flute, cands, sword, victims = key
+                if slot < self.game.k:
+                    W[c + slot] = 1.0
+                if special >= 0:
+                    W[c + 9] = special
+                if wt_t >= 0:
+                    W[c + 10] = wt_t + 1
+                for q in cands:
+                    W[cs + q] = 1.0
+                if sword[0] >= 0:
+                    W[cs + n + sword[0]] = 1.0
+                if sword[1] >= 0:
+                    W[cs + 2 * n + sword[1]] = 1.0
+                if flute >= 0:
+                    W[cs + 3 * n + flute] = 1.0
+                for q in victims:
+                    W[cs + 4 * n + q] = 1.0
+                key = key[:4] + (list(cands), list(sword), list(victims))
+            self._phase_d_key = key
 
     def _sync_shared(self, state: RattusCartusState) -> None:
-        """game, row, supply, discard, reshuffled deck and buildings (the first part of M)."""
-        game, off, M = self.game, self._off, self._M
+        """game, row, supply, discard, reshuffled deck and buildings (the first part of M). The row and
+        building blocks change only with the round, the building deck, the replacement pile or the used
+        cards (their sizes tell); the game values are compared one by one."""
+        game, off, W, g = self.game, self._off, self._W, self._game
         base = off["game"]
-        key = (state.row, state.round, state.repl_known, len(state.bdeck), state.building_set, len(state.used))
-        if key != self._round_key:
-            self._round_key = (list(state.row), state.round, state.repl_known, len(state.bdeck),
-                               list(state.building_set), len(state.used))
+        rnd, phase = state.round, state.phase
+        nb, nr, nu = len(state.bdeck), len(state.repl), len(state.used)
+        if rnd != g[0] or nb != g[2] or nr != g[3] or nu != g[4] or state.repl_known != g[5]:
+            M = self._M
             r0, b0 = off["row"] - base, off["buildings"] - base
             M[r0:off["supply"] - base] = 0.0
             M[b0:b0 + 4 * NUM_BUILDING_CARDS] = 0.0
             _write_round_blocks(game, state, M, r0, b0)
-            self._gold = _gold_public(game, state)
-        key = (state.round, state.phase, len(state.bdeck), len(state.repl), len(state.deck), state.clock,
-               state.reshuffles, state.num_entered, self._gold, state.discard)
-        if key != self._game_key:
-            self._game_key = key[:9] + (list(state.discard),)
-            _write(M, 0, _game_values(game, state, self._gold), self._game_values)
+            W[0] = min(rnd + 1, game.rounds)
+            W[8], W[9] = nb, nr
+            W[14] = _gold_public(game, state)
+            W[2] = rnd == game.rounds - 1 and phase != 3
+            g[0], g[2], g[3], g[4], g[5] = rnd, nb, nr, nu, state.repl_known
+        if phase != g[1]:
+            if g[1] >= 0:
+                W[3 + g[1]] = 0.0
+            W[3 + phase] = 1.0
+            W[2] = rnd == game.rounds - 1 and phase != 3
+            g[1] = phase
+        if len(state.deck) != g[6]:
+            W[10] = g[6] = len(state.deck)
+        if state.clock != g[7]:
+            W[12] = g[7] = state.clock
+        if state.reshuffles != g[8]:
+            W[13] = g[8] = state.reshuffles
+        if state.num_entered != g[9]:
+            W[15] = g[9] = state.num_entered
         if game.finite:
             if state.supply != self._supply[:5] or len(state.token_supply) != self._supply[5]:
-                _write(M, off["supply"] - base, state.supply + [len(state.token_supply), 0], self._supply)
+                _write(W, off["supply"] - base, state.supply + [len(state.token_supply), 0], self._supply)
         elif not self._supply[6]:
-            _write(M, off["supply"] - base, [0] * 6 + [1], self._supply)
+            _write(W, off["supply"] - base, [0] * 6 + [1], self._supply)
         if state.discard != self._discard:
-            _write(M, off["discard"] - base, state.discard, self._discard)
+            _column(W, off["discard"] - base, state.discard, self._discard, stride=1)
+            W[11] = sum(state.discard)
         if state.reshuffle_comp != self._reshuffled:
-            _write(M, off["reshuffled_deck"] - base, state.reshuffle_comp, self._reshuffled)
-
-    def _sync_private(self, state: RattusCartusState, v: int, epoch: tuple) -> None:
-        """Seat ``v``'s own blocks: hand, pending and committed cards, tokens, nun-row looks, cards seen,
-        gifts. Within one epoch (only D4 commits) just the committer's hand and committed cards change,
-        by one card of ``state.last_item`` each (checked against the values, else written in full)."""
-        M = self._M
-        at = self._M_PRIV + v * self._PRIVATE
-        hand, committed = state.hands[v], state.committed[v]
-        old_hand, old_committed = self._hand[v], self._committed[v]
-        if hand != old_hand or committed != old_committed:
-            item = state.last_item
-            if 0 <= item < NUM_ITEMS and hand[item] == old_hand[item] - 1 and \
-                    committed[item] == old_committed[item] + 1:
-                old_hand[item] -= 1
-                old_committed[item] += 1
-                if hand == old_hand and committed == old_committed:
-                    M[at + item] = hand[item]
-                    M[at + 2 * NUM_ITEMS + item] = committed[item]
-                else:
-                    old_hand[item] += 1
-                    old_committed[item] -= 1
-            if hand != old_hand:
-                _write(M, at, hand, old_hand)
-            if committed != old_committed:
-                _write(M, at + 2 * NUM_ITEMS, committed, old_committed)
-        if epoch == self._private_epoch[v]:
-            return
-        self._private_epoch[v] = epoch
-        pending = state.pending[v]
-        if pending != self._pending[v]:
-            _write(M, at + NUM_ITEMS, pending, self._pending[v])
-        tokens = state.tokens[v]
-        if tokens != self._tokens[v]:
-            M[at + 3 * NUM_ITEMS] = len(tokens)
-            M[at + 3 * NUM_ITEMS + 1] = sum(tokens)
-            self._tokens[v] = list(tokens)
-        peeked = state.peeked[v]
-        if peeked != self._peeked[v] or (True in peeked and state.nun_row != self._peeks_row[v]):
-            view = [state.nun_row[q] if peeked[q] else -1 for q in range(NUN_ROW_SIZE)]
-            o = at + 3 * NUM_ITEMS + 2
-            for q, (kind, old) in enumerate(zip(view, self._peeks[v])):
-                if kind != old:
-                    row = o + q * (NUM_KINDS + 1)
-                    if old >= 0:
-                        M[row + old] = 0.0
-                    if kind >= 0:
-                        M[row + kind] = 1.0
-                    M[row + NUM_KINDS] = kind >= 0
-            self._peeks[v] = view
-            self._peeked[v] = list(peeked)
-            self._peeks_row[v] = list(state.nun_row)
-        # seen_outside: the state's seen_now(v), the most cards of each kind v located at once; what v
-        # locates changes only with its own cards, the discard pile and reveals
-        source = (hand, pending, committed, state.discard, state.revealed, state.reshuffles, state.seen[v])
-        if source != self._seen_source[v]:
-            self._seen_source[v] = (list(hand), list(pending), list(committed), list(state.discard),
-                                    list(state.revealed), state.reshuffles, list(state.seen[v]))
-            table = self._table_located(state)  # discard pile + every revealed player's committed cards
-            if state.revealed[v]:  # its committed cards are in the table
-                seen = [t if (t := a + b + c) > s else s for a, b, c, s in zip(hand, pending, table, state.seen[v])]
-            else:
-                seen = [t if (t := a + b + c + d) > s else s
-                        for a, b, c, d, s in zip(hand, pending, committed, table, state.seen[v])]
-            if seen != self._seen[v]:
-                _write(M, at + 3 * NUM_ITEMS + 2 + NUN_ROW_SIZE * (NUM_KINDS + 1), seen, self._seen[v])
-        gifts, flags = state.gifts[v], state.gift_flag[v]
-        if gifts != self._gifts[v] or flags != self._gift_flags[v]:
-            n = self._n
-            g = self._M_GIFTS + v * n * (NUM_ITEMS + 1)
-            for q in range(n):
-                if q != v:
-                    o = g + q * (NUM_ITEMS + 1)
-                    M[o:o + NUM_ITEMS] = gifts[q]
-                    M[o + NUM_ITEMS] = flags[q]
-            self._gifts[v] = [list(row) for row in gifts]
-            self._gift_flags[v] = list(flags)
-
-    def _table_located(self, state: RattusCartusState) -> list[int]:
-        """Population cards on the table anyone can locate: the discard pile and revealed committed cards."""
-        key = (state.discard, state.revealed, state.committed)
-        if key != self._located_key:
-            self._located_key = (list(state.discard), list(state.revealed), [list(row) for row in state.committed])
-            table = state.discard
-            for q, revealed in enumerate(state.revealed):
-                if revealed:
-                    table = [a + b for a, b in zip(table, state.committed[q])]
-            self._located = list(table)
-        return self._located
-
+            _write(W, off["reshuffled_deck"] - base, state.reshuffle_comp, self._reshuffled)
 
 _NOTHING = [0] * NUM_ITEMS
-_UNSEEN = [-1] * NUN_ROW_SIZE
 _ONE_HOT3 = {-1: [0.0, 0.0, 0.0], 0: [1.0, 0.0, 0.0], 1: [0.0, 1.0, 0.0], 2: [0.0, 0.0, 1.0]}
 _ONE_HOT4 = [[1.0 if i == j else 0.0 for i in range(4)] for j in range(4)]
 
 
-def _write(out: np.ndarray, start: int, values: list, memo: list) -> None:
-    """Write ``values`` into ``out`` at ``start`` and remember them in ``memo`` (a list as long)."""
-    out[start:start + len(values)] = values
+def _write(W: memoryview, start: int, values: list, memo: list) -> None:
+    """Write ``values`` into ``W`` from ``start`` where they differ from ``memo`` (what is there, a list as
+    long), and remember them."""
+    for i, (value, old) in enumerate(zip(values, memo), start):
+        if value != old:
+            W[i] = value
     memo[:] = values
 
 
-def _column(M: np.ndarray, at: int, values: list[int], memo: list[int], plus: int = 0) -> None:
-    """One value per seat (seat rows ``SEAT_FEATURES`` apart from ``at``): write those that changed."""
+def _diff_write(W: memoryview, at: int, values: list) -> None:
+    """Write ``values`` into ``W`` from ``at`` where they differ from what is there."""
+    for i, value in enumerate(values, at):
+        if W[i] != value:
+            W[i] = value
+
+
+def _column(W: memoryview, at: int, values: list[int], memo: list[int], plus: int = 0,
+            stride: int = SEAT_FEATURES) -> None:
+    """One value per seat (seat rows ``stride`` apart from ``at``): write those that changed."""
     for p, value in enumerate(values):
         if value != memo[p]:
-            M[at + p * SEAT_FEATURES] = value + plus
+            W[at + p * stride] = value + plus
     memo[:] = values
 
 
-def _one_hot_column(M: np.ndarray, at: int, values: list[int], memo: list[int]) -> None:
+def _one_hot_column(W: memoryview, at: int, values: list[int], memo: list[int]) -> None:
     """A slot per seat as a one-hot of three (-1: none) in each seat's row from ``at``."""
     for p, value in enumerate(values):
         was = memo[p]
         if value != was:
             if was >= 0:
-                M[at + p * SEAT_FEATURES + was] = 0.0
+                W[at + p * SEAT_FEATURES + was] = 0.0
             if value >= 0:
-                M[at + p * SEAT_FEATURES + value] = 1.0
+                W[at + p * SEAT_FEATURES + value] = 1.0
     memo[:] = values
 
 
-def _row_column(M: np.ndarray, at: int, rows: list[list[int]], memo: list[list[int]],
+def _row_column(W: memoryview, at: int, rows: list[list[int]], memo: list[list[int]],
                 stride: int = SEAT_FEATURES) -> None:
-    """A list per seat (``stride`` apart from ``at``): write the lists that changed."""
+    """A list per seat (``stride`` apart from ``at``): write the values that changed."""
     for p, row in enumerate(rows):
         if row != memo[p]:
-            o = at + p * stride
-            M[o:o + len(row)] = row
-            memo[p] = list(row)
+            _write(W, at + p * stride, row, memo[p])
 
 
 def _seat_row(state: RattusCartusState, p: int, ranks: list[int]) -> list[float]:
@@ -516,10 +527,11 @@ def _seat_row(state: RattusCartusState, p: int, ranks: list[int]) -> list[float]
 def _ranks(state: RattusCartusState) -> list[list[int]]:
     """Influence rank of every seat per class (1 = first; 0 = level 0), ties by arrival (§6.1)."""
     n = state.n
+    level, stamp = state.level, state.stamp
     out = [[0] * NUM_CLASSES for _ in range(n)]
     for c in range(NUM_CLASSES):
-        ranked = sorted((p for p in range(n) if state.level[p][c]), key=lambda p: (-state.level[p][c], state.stamp[p][c]))
-        for place, p in enumerate(ranked):
+        ranked = sorted((-level[p][c], stamp[p][c], p) for p in range(n) if level[p][c])
+        for place, (_, _, p) in enumerate(ranked):
             out[p][c] = place + 1
     return out
 

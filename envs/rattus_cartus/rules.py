@@ -25,6 +25,7 @@ from .cards import (
     MARKETPLACE, MONASTERY, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE, OFFICE, PALACE, PASS,
     PLAYER_COUNT_TABLE, RAT_CATCHER, SPECIAL_COPIES, SWORD, TENT, TREASURY, WATCHTOWER,
 )
+from .changes import COMMIT, GIFT_FLAGS, GIFTS, HAND, HOLDINGS, LOCATED, PENDING
 from .checks import invariants, parse_state, position, to_json
 from .decisions import (
     D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, NONE, PHASE_B, PHASE_C, PHASE_D, PHASE_OVER, ST_ACTIONS, ST_FLUTE,
@@ -269,10 +270,13 @@ class RattusCartusState(State):
         self.flow = [[[0] * 5 for _ in range(n)] for _ in range(n)]  # [giver][receiver] specials, private to both
         self.slot_gift = [[_zeros() for _ in range(n)] for _ in range(n)]  # the same, this slot (in pending)
         self.result: dict[str, Any] | None = None
-        #: Bumped by every action except a D4 card commit (which changes only the committer's hand,
-        #: committed cards and hand size); observers cache the other public blocks on it.
-        self.pub_epoch = 0
-        self.last_item = -1  # the item the last D4 commit moved (a hint for the committer's observer)
+        # --- change tracking for observers (not part of the position): ``apply`` adds 1 to ``tick`` and
+        # lists in ``changes`` the holdings it changed (codes of :mod:`.changes`); any other change in place
+        # (a re-deal) adds 2, so that an observer rebuilds. ``quiet``: the last apply was a lone D4 commit,
+        # which changes nothing but the committer's hand, hand size and committed cards.
+        self.tick = 0
+        self.changes: list[tuple[int, int, int]] = []
+        self.quiet = False
 
     # ================================================================== setup (§2.2)
     def setup(self, rng: np.random.Generator) -> None:
@@ -352,8 +356,9 @@ class RattusCartusState(State):
 
     def apply(self, action: int, rng: np.random.Generator) -> None:
         self._rng = rng
-        if self.decision != D4 or action == self.game.stop_action:
-            self.pub_epoch += 1
+        self.tick += 1
+        self.changes = []
+        self.quiet = self.decision == D4 and action != self.game.stop_action
         self._apply(action)
         self._settle()
         self._rng = None
@@ -366,7 +371,7 @@ class RattusCartusState(State):
             legal = np.flatnonzero(self.legal_mask())
             if len(legal) != 1:
                 return
-            self.pub_epoch += 1
+            self.quiet = False
             self._apply(int(legal[0]))
 
     def _apply(self, action: int) -> None:
@@ -381,9 +386,10 @@ class RattusCartusState(State):
                 self._next_entrant()
             else:
                 item = self._choose(self.hands[p], arg, game.act_item[action])
-                self._take_from_hand(p, item)
+                self.hands[p][item] -= 1
+                self.hand_size[p] -= 1
                 self.committed[p][item] += 1
-                self.last_item = item
+                self.changes.append((COMMIT, p, item))
         elif d == D1:
             self._supply_action(p, arg)
         elif d == D2:
@@ -464,6 +470,7 @@ class RattusCartusState(State):
     def _take_from_hand(self, p: int, item: int) -> None:
         self.hands[p][item] -= 1
         self.hand_size[p] -= 1
+        self.changes.append((HAND, p, item))
 
     def _show(self, p: int, item: int, count: int = 1) -> None:
         """``p`` shows ``count`` cards of ``item`` face up (a reveal, a Hospital discard, a Pass): public,
@@ -474,10 +481,12 @@ class RattusCartusState(State):
                 record = self.gifts[giver][p]
                 if record[item]:
                     record[item] = max(0, record[item] - count)
+                    self.changes.append((GIFTS, giver, p))
 
     def _to_discard(self, item: int) -> None:
         if item < NUM_KINDS:
             self.discard[item] += 1
+            self.changes.append((LOCATED, 0, item))
         elif self.game.finite:
             self.supply[item - NUM_KINDS] += 1
 
@@ -488,18 +497,22 @@ class RattusCartusState(State):
             count = min(count, self.supply[s])
             self.supply[s] -= count
         self.pending[p][NUM_KINDS + s] += count
+        self.changes.append((PENDING, p, NUM_KINDS + s))
         self.pend_taken[p][s] += count
         self.taken[p][s] += count
 
     def _draw(self, p: int, count: int, into: list[int]) -> int:
-        """Draw ``count`` population cards into ``into`` (a hand or pending area) with the reshuffles of
-        §3.6 / R-A23; returns the number drawn."""
+        """Draw ``count`` population cards into ``into`` (``p``'s hand or pending area) with the reshuffles
+        of §3.6 / R-A23; returns the number drawn."""
+        code = HAND if into is self.hands[p] else PENDING
         drawn = 0
         for _ in range(count):
             if not self.deck:
                 if not self._reshuffle():
                     break
-            into[self.deck.pop()] += 1
+            kind = self.deck.pop()
+            into[kind] += 1
+            self.changes.append((code, p, kind))
             drawn += 1
             if not self.deck:
                 self._reshuffle()
@@ -534,6 +547,7 @@ class RattusCartusState(State):
             self._see(giver)
         self._take_from_hand(giver, item)
         self.pending[receiver][item] += 1
+        self.changes.append((PENDING, receiver, item))
         self.hidden_out[giver] += 1
         self.hidden_in[receiver] += 1
         self.flow_count[giver][receiver] += 1
@@ -545,6 +559,7 @@ class RattusCartusState(State):
         for other in range(self.n):
             if other != giver:
                 self.gift_flag[other][giver] = True
+        self.changes += ((GIFTS, giver, receiver), (GIFT_FLAGS, giver, 0))
 
     def _peek(self, p: int, position: int) -> None:
         self.peeked[p][position] = True
@@ -708,6 +723,8 @@ class RattusCartusState(State):
             for item, count in enumerate(committed):
                 if count:
                     self._show(p, item, count)
+                    if item < NUM_KINDS:
+                        self.changes.append((LOCATED, p, item))
             self._gain_influence(p, cls, self._m(p))
             mismatched = sum(committed[:NUM_KINDS]) - sum(committed[i] for i in CLASS_ITEMS[cls])
             self.rats[p] += mismatched
@@ -895,6 +912,7 @@ class RattusCartusState(State):
                 if finite:
                     supply[:] = [a + b for a, b in zip(supply, committed[NUM_KINDS:])]
                 self.committed[p] = _zeros()
+                self.changes.append((HOLDINGS, p, 0))
         for p in range(self.n):
             pending = self.pending[p]
             if any(pending):
@@ -902,6 +920,7 @@ class RattusCartusState(State):
                 hand[:] = [a + b for a, b in zip(hand, pending)]
                 self.hand_size[p] += sum(pending)
                 self.pending[p] = _zeros()
+                self.changes.append((HOLDINGS, p, 0))
             self.pend_taken[p] = [0] * 5
             self.pend_drawn[p] = 0
             self.pend_hidden[p] = 0
@@ -954,6 +973,7 @@ class RattusCartusState(State):
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
         resample_hidden(self, player, rng)
+        self.tick += 2  # a change outside apply: observers rebuild
 
 
 def _rebuild_game(config: dict[str, Any]) -> RattusCartusGame:
