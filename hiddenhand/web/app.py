@@ -26,7 +26,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 from hiddenhand.agents.tournament import load_records
 from hiddenhand.envs import REGISTRY
@@ -49,7 +49,7 @@ class NewGame(BaseModel):
 
 class Move(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    action: int | str
+    action: StrictInt | StrictStr
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

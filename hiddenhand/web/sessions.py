@@ -193,14 +193,14 @@ async def drive_agents(session: Session, delay: float) -> None:
             await asyncio.sleep(delay)
         async with session.lock:
             agent = session.seats[seat].agent
-            observation = table.env.observe(f"player_{seat}")
             try:
+                observation = table.env.observe(f"player_{seat}")
                 action = await asyncio.to_thread(agent.act, observation["observation"], observation["action_mask"])
                 if action not in table.legal():
                     raise ValueError(f"chose illegal action {action}")
                 table.apply(int(action))
             except Exception as error:  # an agent's failure stops this game, not the server
-                session.error = f"agent {session.seats[seat].player} (player_{seat}) failed: {error}"
+                session.error = f"agent {session.seats[seat].player} (player_{seat}) failed: {error!r}"
             session.notify()
 
 
