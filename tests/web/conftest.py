@@ -41,3 +41,38 @@ def wait_turn(client, token, limit=30):
             return frame
         frame = client.get(f"/api/seat/{token}", params={"after": frame["version"], "wait": 2}).json()
     raise AssertionError(f"seat never got the move: {frame}")
+
+
+@pytest.fixture
+def live_server():
+    """``live_server(**settings)``: the app served by uvicorn on a free loopback port, in a thread;
+    returns its base URL. Stopped after the test."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    servers = []
+
+    def start(**settings):
+        settings.setdefault("agent_delay", 0.0)
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = uvicorn.Server(uvicorn.Config(create_app(Settings(**settings)), host="127.0.0.1", port=port,
+                                               log_level="warning", backlog=512))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while not server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        servers.append((server, thread))
+        return f"http://127.0.0.1:{port}"
+
+    yield start
+    for server, thread in servers:
+        server.should_exit = True
+        thread.join(10)

@@ -1,0 +1,98 @@
+"""A real browser (Debian's headless Chromium, driven by Playwright) plays through the pages (issue 15):
+a complete David & Goliath game by clicking cards, and a Koehandel game through at least one auction and
+one cow trade. Screenshots go to docs/img/. Skipped only where Chromium or Playwright is missing."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("HIDDENHAND_CHROMIUM", "/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install playwright)")
+pytestmark = pytest.mark.skipif(not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)),
+                                reason=f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run installs it)")
+
+
+@pytest.fixture
+def page():
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        page.set_default_timeout(20_000)
+        yield page
+        browser.close()
+
+
+def start_game(page, base, game, seats, seed):
+    page.goto(base + "/")
+    page.select_option("#game", game)
+    page.select_option("#players", str(len(seats)))
+    for index, seat in enumerate(seats):
+        page.select_option(f"#seat-{index}", seat)
+    page.fill("#seed", str(seed))
+    page.click("#start")
+    page.click("#link-0")
+    page.wait_for_selector("#status")
+
+
+def test_david_goliath_in_the_browser(page, live_server):
+    base = live_server(agent_delay=0.02)
+    start_game(page, base, "david_goliath", ["human", "heuristic", "random"], seed=7)
+    clicks = 0
+    while True:
+        page.wait_for_selector("#hand button.card:enabled, [data-status=finished]")
+        if page.locator("[data-status=finished]").count():
+            break
+        if clicks == 20:  # mid-round: cards on the table and in the taken piles
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "web_david_goliath.png"), full_page=True)
+        before = page.locator("#hand button.card").count()
+        page.locator("#hand button.card:enabled").first.click()
+        page.wait_for_function(f"document.querySelectorAll('#hand button.card').length < {before} "
+                               "|| document.querySelector('[data-status=finished]') !== null")
+        clicks += 1
+    assert clicks == 3 * 15  # three rounds of fifteen tricks (DG-4)
+    assert "Game over" in page.inner_text("#status") and "winners" in page.inner_text("#status")
+    page.click("#replay-link")
+    page.wait_for_selector("#replay-controls")
+    page.click("#next")
+    page.wait_for_function("document.querySelector('#replay-controls h2').textContent.includes('step 1 of')")
+    page.check("#spectator")
+    page.wait_for_function("document.querySelectorAll('th').length && [...document.querySelectorAll('th')]"
+                           ".some((th) => th.textContent === 'hand')")
+
+
+KOEHANDEL_PREFERENCES = ("DONE", "AUCTION", "PASS", "ACCEPT", "NEVER", "DECLINE", "TAKE", "END_TURN", "KEEP", "BID")
+
+
+def test_koehandel_auction_and_cow_trade_in_the_browser(page, live_server):
+    base = live_server(agent_delay=0.1)
+    start_game(page, base, "koehandel", ["human", "heuristic", "heuristic"], seed=11)
+    seen = {"auction": False, "trade": False, "face_down": False}
+
+    def look():
+        events = page.inner_text("#events") if page.locator("#events").count() else ""
+        seen["auction"] |= "auctioned by" in events
+        seen["trade"] |= "cow trade" in events
+        if page.locator("#offer-facedown").count() and not seen["face_down"]:
+            assert "cards face down" in page.inner_text("#offer-facedown")
+            seen["face_down"] = True
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / "web_koehandel.png"), full_page=True)
+
+    for _ in range(400):
+        page.wait_for_selector("#actions button, [data-status=finished]")
+        look()
+        if all(seen.values()) or page.locator("[data-status=finished]").count():
+            break
+        labels = page.locator("#actions button").all_inner_texts()
+        choice = next((label for label in labels if label == "TRADE" or label.startswith("trade with")), None)
+        choice = choice or next((label for want in KOEHANDEL_PREFERENCES for label in labels if label == want), labels[0])
+        size = page.evaluate("document.body.innerHTML.length")
+        page.locator("#actions button", has_text=choice).first.click()
+        page.wait_for_function(f"document.body.innerHTML.length !== {size}")
+        look()  # our own offer, just laid face down, before the challenged player answers
+    assert seen == {"auction": True, "trade": True, "face_down": True}
