@@ -192,3 +192,80 @@ class RattusHeuristic(RattusBot):
 
     def __init__(self, game, seed: int | None = None):
         super().__init__(game, seed, "heuristic")
+
+
+# ---------------------------------------------------------------------- calibration (AM-1)
+SPECIALISTS = ("peasant-rush", "merchant", "monk", "knight", "king", "contest")
+
+
+def play_bots(game, styles: list[str], seed: int) -> tuple[list[int], int, list[float]]:
+    """One game of scripted bots (``styles`` by seat) on the rules engine: winners, end reason, scores."""
+    from hiddenhand.envs.rattus.observation import RattusObserver
+
+    rng = np.random.default_rng(seed)
+    observer = RattusObserver(game)
+    bots = [RattusBot(game, seed * 10 + p, style) for p, style in enumerate(styles)]
+    state = game.new_initial_state(rng)
+    while not state.is_terminal:
+        p = state.current_player
+        state.apply(bots[p].act(observer.encode(state, p), state.legal_mask()), rng)
+    return state.winners(), state.end_reason, state.scores()
+
+
+def calibrate(games: int = 1000, players=(2, 3, 4), **options) -> dict:
+    """AM-1's gates G1-G3 with ``games`` games per measurement (seats rotated) and the ending frequencies
+    of ``placer`` self-play; returns the figures and prints them."""
+    from hiddenhand.envs.rattus.decisions import END_REASONS
+    from hiddenhand.envs.rattus.rules import RattusGame
+
+    report: dict = {}
+    for n in players:
+        game = RattusGame(n, **options)
+        endings = [0] * len(END_REASONS)
+        total = 0.0
+        for i in range(games):
+            _, reason, scores = play_bots(game, ["placer"] * n, i)
+            endings[reason] += 1
+            total += sum(scores) / n
+        row = {"endings": {END_REASONS[k]: endings[k] / games for k in range(len(END_REASONS))},
+               "mean_placer_score": total / games}
+        row["G1"] = row["endings"]["all_cubes_placed"] <= (0.5 if n == 2 else 0.25)
+        row["G2"] = row["mean_placer_score"] <= 13
+        for field in ("peasant-rush", "placer"):
+            rates = {}
+            for style in SPECIALISTS:
+                if style == field:
+                    continue
+                won = 0.0
+                for i in range(games):
+                    seat = i % n
+                    styles = [field] * n
+                    styles[seat] = style
+                    winners, _, _ = play_bots(game, styles, 100_000 + i)
+                    won += (seat in winners) / len(winners)
+                rates[style] = won / games
+            row[f"vs_{field}"] = rates
+        fair = 1 / n
+        row["G3"] = (sum(r >= fair for r in row["vs_peasant-rush"].values()) >= 2
+                     and all(r <= 1.5 * fair for r in row["vs_placer"].values()))
+        report[n] = row
+        print(f"{n} players: {row}", flush=True)
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m hiddenhand.agents.heuristics.rattus [--games N] [--token-table NAME] [--players 2 3 4]``:
+    rerun AM-1's calibration gates and print how often each ending occurs."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--token-table", default="calibrated")
+    parser.add_argument("--config", default=None, help="a YAML file of game data (e.g. a token table)")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
+    args = parser.parse_args(argv)
+    calibrate(args.games, tuple(args.players), token_table=args.token_table, config=args.config)
+
+
+if __name__ == "__main__":
+    main()

@@ -72,7 +72,7 @@ def _load_yaml(path: str | Path, source: str) -> Any:
     except OSError as error:
         raise ConfigError(f"rattus: config file {str(path)!r} cannot be read ({error})") from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as error:
         raise ConfigError(f"{source}: not valid YAML ({error})") from None
 

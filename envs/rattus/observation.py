@@ -11,12 +11,13 @@ import numpy as np
 
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
-from .config import NUM_REGIONS, SLOTS
+from .config import NUM_REGIONS, NUM_TOKENS, SLOTS
 from .decisions import FINAL_ROUND, KNIGHT_STEP, OVER, PHASE_NAMES, WITCH_DECIDE, WITCH_SECOND
 
 P = 4  # seat columns
 SLOT_SIZE = 2 + 2 * P + 9  # present, mark, known by (4), swapped by (4), limit, #M, #A, class counts (6)
 REGION_SIZE = 3 + P + SLOTS * SLOT_SIZE  # in play, plague, tokens, cubes (4), slots
+EMPTY_SLOTS = [[0.0] * (SLOT_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
 
 
 class RattusObserver(Observer):
@@ -50,40 +51,72 @@ class RattusObserver(Observer):
         self.o = {name: lay.offset(name) for name in lay.shapes}
         # per token type: limit, #M, #A, class counts
         self.face_rows = [[tt.limit, tt.m, tt.a, *tt.classes] for tt in game.types]
+        self._memo: dict[int, list] = {}  # seat -> [knowledge key, vector, region keys, marks, token rows]
+        first = lay.offset("palace")
+        self.g = {name: lay.offset(name) - first for name in lay.shapes if name != "regions"}
+        self.global_size = lay.size - first
+
+    def invalidate(self) -> None:
+        self._memo = {}
 
     def encode(self, state, player: int) -> np.ndarray:
-        game, n, o = self.game, state.n, self.o
-        out = np.zeros(self.layout.size, np.float32)
+        """Region rows are memoised per seat on the exact values they show (the region's tokens, cubes and
+        plague flag, and every face, knowledge bit and swap mark of the state): only regions that changed
+        are written again, from per-token rows built once per knowledge state; the global blocks are
+        written afresh in one assignment."""
+        game = self.game
+        knowledge = (tuple(state.face), tuple(state.swapped_by), *map(tuple, state.known))
+        memo = self._memo.get(player)
+        if memo is None or memo[0] != knowledge:
+            memo = self._memo[player] = [knowledge, np.zeros(self.layout.size, np.float32), [None] * NUM_REGIONS,
+                                         [int(game.starting_type[f]) for f in state.face],
+                                         self._token_rows(state, player)]
+        out, keys, token_rows = memo[1], memo[2], memo[4]
+        plague, slots, cubes = state.plague, state.slots, state.cubes
+        n = state.n
         rel = [(q - player) % n for q in range(n)]
-        mark_public = game.starting_mark_public
-        starting = game.starting_type
-        known = state.known
-        mine = state.known[player]
-        face = state.face
-        for r in range(NUM_REGIONS):
-            if not game.play_flag[r]:
-                continue
-            base = o["regions"] + r * REGION_SIZE
-            out[base] = 1.0
-            out[base + 1] = float(state.plague == r)
-            slot = state.slots[r]
-            out[base + 2] = len(slot)
-            cubes = state.cubes[r]
-            for q in range(n):
-                out[base + 3 + rel[q]] = cubes[q]
-            for s, tid in enumerate(slot):
-                at = base + 3 + P + s * SLOT_SIZE
-                out[at] = 1.0
-                if mark_public:
-                    out[at + 1] = float(starting[face[tid]])
+        for r in game.in_play:
+            slot, here = slots[r], cubes[r]
+            key = (r == plague, *here, -1, *slot)
+            if keys[r] != key:
+                keys[r] = key
+                row = [1.0, float(r == plague), float(len(slot)), 0.0, 0.0, 0.0, 0.0]
                 for q in range(n):
-                    if known[q][tid]:
-                        out[at + 2 + rel[q]] = 1.0
-                if state.swapped_by[tid] >= 0:
-                    out[at + 2 + P + rel[state.swapped_by[tid]]] = 1.0
-                if mine[tid]:
-                    out[at + 2 + 2 * P:at + 2 + 2 * P + 9] = self.face_rows[face[tid]]
-        for q in range(n):
+                    row[3 + rel[q]] = here[q]
+                for tid in slot:
+                    row += token_rows[tid]
+                row += EMPTY_SLOTS[len(slot)]
+                base = self.o["regions"] + r * REGION_SIZE
+                out[base:base + REGION_SIZE] = row
+        out[self.o["palace"]:] = self._globals(state, rel, memo[3])
+        return out.copy()
+
+    def _token_rows(self, state, player: int) -> list[list[float]]:
+        """Per token id, its slot row as ``player`` sees it (mark, knowledge, swap, face if known)."""
+        game, n = self.game, state.n
+        rel = [(q - player) % n for q in range(n)]
+        rows = []
+        for tid in range(NUM_TOKENS):
+            row = [0.0] * SLOT_SIZE
+            row[0] = 1.0
+            face = state.face[tid]
+            if game.starting_mark_public:
+                row[1] = float(game.starting_type[face])
+            for q in range(n):
+                if state.known[q][tid]:
+                    row[2 + rel[q]] = 1.0
+            if state.swapped_by[tid] >= 0:
+                row[2 + P + rel[state.swapped_by[tid]]] = 1.0
+            if state.known[player][tid]:
+                row[2 + 2 * P:] = self.face_rows[face]
+            rows.append(row)
+        return rows
+
+    def _globals(self, state, rel: list[int], marks: list[int]) -> list[float]:
+        """Every block after ``regions``, as one list."""
+        game, o = self.game, self.g
+        out = [0.0] * self.global_size
+        for q in range(state.n):
             out[o["palace"] + rel[q]] = state.palace[q]
             out[o["cube_supply"] + rel[q]] = state.supply[q]
             out[o["seats"] + rel[q]] = 1.0
@@ -92,29 +125,32 @@ class RattusObserver(Observer):
         rats = o["rats"]
         out[rats] = len(state.rat_supply)
         out[rats + 1] = len(state.removed)
+        mark_public = game.starting_mark_public
         if mark_public:
-            out[rats + 2] = sum(starting[face[t]] for t in state.rat_supply)
-            out[rats + 3] = sum(starting[face[t]] for t in state.removed)
+            out[rats + 2] = sum(map(marks.__getitem__, state.rat_supply))
+            out[rats + 3] = sum(map(marks.__getitem__, state.removed))
+        face = state.face
         for t in state.revealed:
             out[o["revealed"] + face[t]] += 1.0
-        if state.phase != OVER:
-            out[o["phase"] + state.phase] = 1.0
+        phase = state.phase
+        if phase != OVER:
+            out[o["phase"] + phase] = 1.0
         flags = o["flags"]
-        out[flags] = state.card_taken
-        out[flags + 1] = state.placed
-        out[flags + 2:flags + 8] = state.used
+        out[flags] = float(state.card_taken)
+        out[flags + 1] = float(state.placed)
+        out[flags + 2:flags + 8] = map(float, state.used)
         out[o["spread"]] = state.spread_due
         if state.pending >= 0 and mark_public:
-            out[o["spread"] + 1] = float(starting[face[state.pending]])
-        if state.phase in (WITCH_SECOND, WITCH_DECIDE):
+            out[o["spread"] + 1] = float(marks[state.pending])
+        if phase == WITCH_SECOND or phase == WITCH_DECIDE:
             for i, tid in enumerate(state.witch):
                 if tid >= 0:
                     r, s = state.locate(tid)
                     out[o["witch"] + i * NUM_REGIONS * SLOTS + 3 * r + s] = 1.0
-        if state.phase == KNIGHT_STEP:
+        if phase == KNIGHT_STEP:
             out[o["origin"] + state.origin] = 1.0
         if state.ender >= 0:
-            out[o["final"]] = float(state.phase in (FINAL_ROUND, WITCH_SECOND, WITCH_DECIDE, OVER))
+            out[o["final"]] = float(phase in (FINAL_ROUND, WITCH_SECOND, WITCH_DECIDE, OVER))
             out[o["final"] + 1 + rel[state.ender]] = 1.0
         out[o["start_seat"] + rel[state.start_seat]] = 1.0
         out[o["turns"]] = state.regular_turns / game.max_regular_turns

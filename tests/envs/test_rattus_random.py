@@ -83,3 +83,20 @@ def test_redeal_keeps_public_marks_and_known_faces():
                        sum(start[state.face[t]] for t in getattr(state, group))
             changed += copy.face != state.face
     assert changed
+
+
+def test_memoised_observations_equal_fresh_ones():
+    """The observer's per-seat region memo writes exactly what a fresh observer writes (§10.3)."""
+    from hiddenhand.envs.rattus.observation import RattusObserver
+
+    rng = np.random.default_rng(2)
+    for n in (2, 3, 4):
+        game = RattusGame(n, witch_peek_sequential=False)
+        observer = RattusObserver(game)
+        for _ in range(4):
+            state = game.new_initial_state(rng)
+            while not state.is_terminal:
+                for seat in range(n):
+                    assert np.array_equal(observer.encode(state, seat), RattusObserver(game).encode(state, seat))
+                ids = state.legal_ids()
+                state.apply(ids[int(rng.integers(len(ids)))], rng)
