@@ -1,0 +1,95 @@
+"""Load test of the web server on the loopback interface: scripted clients play many games at once.
+
+``python tests/web/web_load.py --games 50`` starts ``python -m hiddenhand.web.cli serve`` (agents without delay)
+in a subprocess, plays ``--games`` David & Goliath games concurrently to the end (one human seat each, the
+client choosing random legal cards, long-polling while the agents move), and prints the moves per second
+(human moves through the API, and all moves) and the median and 95th-percentile latency of a move request.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+
+GAME = {"game": "david_goliath", "players": 3, "seats": ["human", "random", "random"]}
+
+
+async def play(client: httpx.AsyncClient, seed: int, latencies: list[float]) -> int:
+    """One game to the end; returns the number of actions played in it."""
+    created = (await client.post("/api/games", json={**GAME, "seed": seed})).raise_for_status().json()
+    token = created["seats"][0]["token"]
+    rng = random.Random(seed)
+    frame = (await client.get(f"/api/seat/{token}")).json()
+    while frame["status"] != "finished":
+        if frame["error"]:
+            raise RuntimeError(frame["error"])
+        if not frame["your_turn"]:
+            frame = (await client.get(f"/api/seat/{token}", params={"after": frame["version"], "wait": 10})).json()
+            continue
+        start = time.perf_counter()
+        response = await client.post(f"/api/seat/{token}/move", json={"action": rng.choice(frame["legal"])["id"]})
+        latencies.append(time.perf_counter() - start)
+        frame = response.raise_for_status().json()
+    return frame["step"]
+
+
+async def run_load(base: str, games: int) -> dict:
+    latencies: list[float] = []
+    limits = httpx.Limits(max_connections=2 * games, max_keepalive_connections=2 * games)
+    async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as client:
+        start = time.perf_counter()
+        steps = await asyncio.gather(*(play(client, seed, latencies) for seed in range(games)))
+        elapsed = time.perf_counter() - start
+    latencies.sort()
+    return {"games": games, "seconds": round(elapsed, 2), "human_moves": len(latencies),
+            "human_moves_per_s": round(len(latencies) / elapsed, 1), "all_moves_per_s": round(sum(steps) / elapsed, 1),
+            "move_latency_ms_p50": round(1000 * latencies[len(latencies) // 2], 1),
+            "move_latency_ms_p95": round(1000 * latencies[int(0.95 * (len(latencies) - 1))], 1)}
+
+
+def serve(port: int, max_games: int) -> subprocess.Popen:
+    server = subprocess.Popen([sys.executable, "-m", "hiddenhand.web.cli", "serve", "--port", str(port),
+                               "--agent-delay", "0", "--max-games", str(max_games)],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return server
+        except OSError:
+            if server.poll() is not None:
+                raise RuntimeError(f"the server exited: {server.stderr.read().decode()}")
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("the server did not start within 30 s")
+
+
+def measure(games: int) -> dict:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = serve(port, games)
+    try:
+        return asyncio.run(run_load(f"http://127.0.0.1:{port}", games))
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50)
+    print(json.dumps(measure(parser.parse_args(argv).games), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
