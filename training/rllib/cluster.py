@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+from pathlib import Path
 
 import ray
 
@@ -23,16 +24,35 @@ def start(address: str | None, num_cpus: int, timeout_s: float) -> dict:
     if address:
         if address != "auto":
             _check_reachable(address, timeout_s)
+        apply_auth_settings()
         try:
             ray.init(address=address, runtime_env=runtime_env, logging_level="ERROR", log_to_driver=False)
         except (ConnectionError, RuntimeError, TimeoutError) as error:
             raise ClusterError(f"could not join the Ray cluster at {address!r}: {error}. Something answers there "
-                               f"but not a Ray head of this version (ray {ray.__version__}); check the address "
-                               f"that `ray start --head` printed") from None
+                               f"but not a Ray head of this version (ray {ray.__version__}) that accepts this driver; "
+                               f"check the address `ray start --head` printed and, for a cluster with token "
+                               f"authentication, RAY_AUTH_MODE=token with its token in RAY_AUTH_TOKEN or "
+                               f"~/.ray/auth_token") from None
     else:
         ray.init(num_cpus=num_cpus or os.cpu_count(), include_dashboard=False, runtime_env=runtime_env,
                  logging_level="ERROR", log_to_driver=False)
     return ray.cluster_resources()
+
+
+def apply_auth_settings() -> None:
+    """Token authentication for joining a cluster: RAY_AUTH_MODE as set, else ``token`` when a token is
+    at hand (as `ray start` does); re-read by Ray here, as it reads its settings once at import."""
+    from ray._raylet import Config
+
+    if "RAY_AUTH_MODE" not in os.environ and any(_tokens()):
+        os.environ["RAY_AUTH_MODE"] = "token"
+    Config.initialize("")
+
+
+def _tokens() -> tuple:
+    """Where Ray looks for an authentication token: the environment, then ~/.ray/auth_token."""
+    return (os.environ.get("RAY_AUTH_TOKEN"), os.environ.get("RAY_AUTH_TOKEN_PATH"),
+            (Path.home() / ".ray" / "auth_token").is_file())
 
 
 def _check_reachable(address: str, timeout_s: float) -> None:
