@@ -64,8 +64,9 @@ class RattusBot(Agent):
         return self.tokens[r] * reach
 
     def pressure(self, r: int) -> float:
-        """How much a plague (or a rat) in ``r`` hurts the others more than this player."""
-        return (self.theirs[r] - self.mine[r]) * (1.0 if self.tokens[r] else 0.3)
+        """How much a plague (or a rat) in ``r`` hurts the others more than this player: the cube
+        difference, ties broken towards more opposing cubes, damped where no token waits."""
+        return (self.theirs[r] * 1.25 - self.mine[r]) * (1.0 if self.tokens[r] else 0.3)
 
     # ------------------------------------------------------------------ acting
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:

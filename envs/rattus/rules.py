@@ -64,11 +64,24 @@ class RattusGame(Game):
         self.plague_start_region = -1 if self.plague_start == "random" else self.regions.index(self.plague_start)
         self.layout = A.build_layout(self.regions)
         self.kinds, self.args = A.decode_table(self.layout)
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
         s = self.layout.start
         self.a_take, self.a_place, self.a_peasant = s("take"), s("place"), s("place_peasant")
         self.a_merchant, self.a_monk, self.a_peek = s("merchant"), s("monk"), s("witch_peek")
         self.a_swap, self.a_keep, self.a_king = s("witch_swap"), s("witch_keep"), s("king")
         self.a_move, self.a_stop, self.a_spread = s("move_plague"), s("knight_stop"), s("spread")
+
+    def mask_of(self, actions: tuple[int, ...]) -> np.ndarray:
+        """A shared read-only mask with ``actions`` set (a bounded cache: most masks recur)."""
+        mask = self._masks.get(actions)
+        if mask is None:
+            if len(self._masks) >= 20_000:
+                self._masks.clear()
+            mask = np.zeros(self.layout.size, np.int8)
+            mask[list(actions)] = 1
+            mask.flags.writeable = False
+            self._masks[actions] = mask
+        return mask
 
     def __reduce__(self):
         """Pickles and copies rebuild the game from its options (the action layout holds lambdas)."""
@@ -209,9 +222,7 @@ class RattusState(State):
 
     # ================================================================== legality (§9.1)
     def legal_mask(self) -> np.ndarray:
-        mask = np.zeros(self.game.num_actions, np.int8)
-        mask[self.legal_ids()] = 1
-        return mask
+        return self.game.mask_of(tuple(self.legal_ids()))
 
     def legal_ids(self) -> list[int]:
         """The legal action ids, ascending."""
