@@ -82,9 +82,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors())
         return JSONResponse({"error": f"malformed request: {problems}"}, status_code=400)
 
-    page = FileResponse(STATIC / "index.html")
-    for path in ("/", "/play/{token}", "/replay"):
-        app.add_api_route(path, lambda: page, include_in_schema=False)
+    for path in ("/", "/play/{token}", "/replay"):  # one page; its script reads the path
+        app.add_api_route(path, lambda: FileResponse(STATIC / "index.html"), include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/api/catalog")
@@ -159,10 +158,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         found = {}
         for path in sorted(Path(settings.records_dir).glob("*.json")):
             try:
-                found[path.name] = load_records(path)
+                stamp = path.stat().st_mtime_ns
+                if parsed.get(path, (None,))[0] != stamp:
+                    parsed[path] = (stamp, load_records(path))
+                found[path.name] = parsed[path][1]
             except (OSError, ValueError, json.JSONDecodeError):
                 continue  # not a records file
         return found
+
+    parsed: dict[Path, tuple[int, dict[str, Any]]] = {}  # records files read, by modification time
 
     return app
 

@@ -61,7 +61,7 @@ def live_server():
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
         server = uvicorn.Server(uvicorn.Config(create_app(Settings(**settings)), host="127.0.0.1", port=port,
-                                               log_level="warning", backlog=512))
+                                               log_level="warning", backlog=512, timeout_graceful_shutdown=1))
         thread = threading.Thread(target=server.run, daemon=True)
         thread.start()
         deadline = time.monotonic() + 20
