@@ -3,7 +3,8 @@
 ``python tests/web/web_load.py --games 50`` starts ``python -m hiddenhand.web.cli serve`` (agents without delay)
 in a subprocess, plays ``--games`` David & Goliath games concurrently to the end (one human seat each, the
 client choosing random legal cards, long-polling while the agents move), and prints the moves per second
-(human moves through the API, and all moves) and the median and 95th-percentile latency of a move request.
+(human moves through the API, and all moves), the median and 95th-percentile latency of a move request
+and the server's CPU time per move (Linux).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import socket
 import subprocess
@@ -50,7 +52,8 @@ async def run_load(base: str, games: int) -> dict:
         elapsed = time.perf_counter() - start
     latencies.sort()
     return {"games": games, "seconds": round(elapsed, 2), "human_moves": len(latencies),
-            "human_moves_per_s": round(len(latencies) / elapsed, 1), "all_moves_per_s": round(sum(steps) / elapsed, 1),
+            "human_moves_per_s": round(len(latencies) / elapsed, 1), "all_moves": sum(steps),
+            "all_moves_per_s": round(sum(steps) / elapsed, 1),
             "move_latency_ms_p50": round(1000 * latencies[len(latencies) // 2], 1),
             "move_latency_ms_p95": round(1000 * latencies[int(0.95 * (len(latencies) - 1))], 1)}
 
@@ -72,16 +75,30 @@ def serve(port: int, max_games: int) -> subprocess.Popen:
     raise RuntimeError("the server did not start within 30 s")
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """User plus system CPU time of a running process (Linux ``/proc``; None elsewhere)."""
+    try:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def measure(games: int) -> dict:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = serve(port, games)
     try:
-        return asyncio.run(run_load(f"http://127.0.0.1:{port}", games))
+        before = cpu_seconds(server.pid)
+        figures = asyncio.run(run_load(f"http://127.0.0.1:{port}", games))
+        after = cpu_seconds(server.pid)
     finally:
         server.terminate()
         server.wait(10)
+    if before is not None and after is not None:  # what the server itself spent, whatever the machine's load
+        figures["server_cpu_ms_per_move"] = round(1000 * (after - before) / figures["all_moves"], 2)
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
