@@ -6,6 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
+import httpx
 import pytest
 
 CHROMIUM = os.environ.get("HIDDENHAND_CHROMIUM", "/usr/bin/chromium")
@@ -22,8 +23,11 @@ def page():
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1200, "height": 900})
         page.set_default_timeout(20_000)
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
         yield page
         browser.close()
+        assert errors == [], f"the page's script failed: {errors}"
 
 
 def start_game(page, base, game, seats, seed):
@@ -34,8 +38,12 @@ def start_game(page, base, game, seats, seed):
         page.select_option(f"#seat-{index}", seat)
     page.fill("#seed", str(seed))
     page.click("#start")
+    page.wait_for_selector("#link-0")
+    tokens = {int(link.get_attribute("id")[5:]): link.get_attribute("href").rsplit("/", 1)[1]
+              for link in page.locator("a[id^=link-]").all()}
     page.click("#link-0")
     page.wait_for_selector("#status")
+    return tokens
 
 
 def test_david_goliath_in_the_browser(page, live_server):
@@ -49,10 +57,9 @@ def test_david_goliath_in_the_browser(page, live_server):
         if clicks == 20:  # mid-round: cards on the table and in the taken piles
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(SHOTS / "web_david_goliath.png"), full_page=True)
-        before = page.locator("#hand button.card").count()
+        step = page.get_attribute("#status", "data-step")
         page.locator("#hand button.card:enabled").first.click()
-        page.wait_for_function(f"document.querySelectorAll('#hand button.card').length < {before} "
-                               "|| document.querySelector('[data-status=finished]') !== null")
+        page.wait_for_function(f"document.querySelector('#status').dataset.step !== '{step}'")
         clicks += 1
     assert clicks == 3 * 15  # three rounds of fifteen tricks (DG-4)
     assert "Game over" in page.inner_text("#status") and "winners" in page.inner_text("#status")
@@ -68,31 +75,50 @@ def test_david_goliath_in_the_browser(page, live_server):
 KOEHANDEL_PREFERENCES = ("DONE", "AUCTION", "PASS", "ACCEPT", "NEVER", "DECLINE", "TAKE", "END_TURN", "KEEP", "BID")
 
 
+def preferred(labels, trade=True):
+    """A move that keeps the game going: a cow trade when there is one, else auctions, passes, acceptances."""
+    if trade:
+        for label in labels:
+            if label == "TRADE" or label.startswith("trade with"):
+                return label
+    return next((label for want in KOEHANDEL_PREFERENCES for label in labels if label == want), labels[0])
+
+
 def test_koehandel_auction_and_cow_trade_in_the_browser(page, live_server):
-    base = live_server(agent_delay=0.1)
-    start_game(page, base, "koehandel", ["human", "heuristic", "heuristic"], seed=11)
+    """player_0 plays in the browser, player_1 (a second human) through the API, player_2 is the heuristic.
+    A cow trade between the two humans waits for player_1, so the face-down offer can be looked at."""
+    base = live_server(agent_delay=0.02)
+    tokens = start_game(page, base, "koehandel", ["human", "human", "heuristic"], seed=11)
+    other = httpx.Client(base_url=base, timeout=30)
     seen = {"auction": False, "trade": False, "face_down": False}
 
     def look():
         events = page.inner_text("#events") if page.locator("#events").count() else ""
         seen["auction"] |= "auctioned by" in events
         seen["trade"] |= "cow trade" in events
-        if page.locator("#offer-facedown").count() and not seen["face_down"]:
-            assert "cards face down" in page.inner_text("#offer-facedown")
-            seen["face_down"] = True
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(SHOTS / "web_koehandel.png"), full_page=True)
 
-    for _ in range(400):
-        page.wait_for_selector("#actions button, [data-status=finished]")
+    for _ in range(2000):
         look()
         if all(seen.values()) or page.locator("[data-status=finished]").count():
             break
-        labels = page.locator("#actions button").all_inner_texts()
-        choice = next((label for label in labels if label == "TRADE" or label.startswith("trade with")), None)
-        choice = choice or next((label for want in KOEHANDEL_PREFERENCES for label in labels if label == want), labels[0])
-        size = page.evaluate("document.body.innerHTML.length")
-        page.locator("#actions button", has_text=choice).first.click()
-        page.wait_for_function(f"document.body.innerHTML.length !== {size}")
-        look()  # our own offer, just laid face down, before the challenged player answers
+        frame = other.get(f"/api/seat/{tokens[1]}").json()
+        if frame["your_turn"]:
+            trade = frame["view"]["trade"]
+            if trade and trade["offer_face_down"] and not seen["face_down"]:  # laid by player_0, face down
+                page.wait_for_selector("#offer-facedown")
+                assert "face down" in page.inner_text("#offer-facedown")
+                assert "yours" in page.inner_text("#trade")  # the challenger sees its own money
+                SHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SHOTS / "web_koehandel.png"), full_page=True)
+                seen["face_down"] = True
+            move = {a["label"]: a["id"] for a in frame["legal"]}
+            other.post(f"/api/seat/{tokens[1]}/move", json={"action": move[preferred(list(move), trade=False)]})
+            continue
+        if page.locator("#actions button").count():
+            labels = page.locator("#actions button").all_inner_texts()
+            step = page.get_attribute("#status", "data-step")
+            page.locator("#actions button", has_text=preferred(labels)).first.click()
+            page.wait_for_function(f"document.querySelector('#status').dataset.step !== '{step}'")
+        else:
+            page.wait_for_timeout(30)
     assert seen == {"auction": True, "trade": True, "face_down": True}

@@ -14,7 +14,8 @@ function h(tag, attrs, ...children) {
   return el;
 }
 const $main = () => document.getElementById("main");
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const moneyText = (counts) => Object.entries(counts || {}).map(([d, k]) => `${d}×${k}`).join(" ") || "nothing";
+const nCards = (n) => `${n} card${n === 1 ? "" : "s"}`;
 
 async function api(method, url, body) {
   const response = await fetch(url, {
@@ -130,9 +131,9 @@ function khView(frame) {
   if (v.trade) {
     const t = v.trade;
     out.push(h("section", {id: "trade"}, h("h2", {}, `Cow trade: ${seatName(frame, t.challenger)} challenges ${seatName(frame, t.challenged)} for ${t.species} (stake ${t.stake}, round ${t.round})`),
-      t.offer_face_down ? h("p", {}, "Offer: ", h("span", {class: "facedown", id: "offer-facedown"}, `${t.offer_face_down.cards} cards face down`),
+      t.offer_face_down ? h("p", {}, "Offer: ", h("span", {class: "facedown", id: "offer-facedown"}, `${nCards(t.offer_face_down.cards)} face down`),
         t.offer_face_down.money ? [" (yours: ", moneyList(t.offer_face_down.money), ")"] : null) : h("p", {class: "muted"}, "No offer on the table yet"),
-      t.rounds.map((r, i) => h("p", {class: "muted"}, `Round ${i + 1}: ${r.response || ""} ${r.result ? `→ ${r.result} (${r.offer_cards} vs ${r.counter_cards} cards)` : ""}`))));
+      t.rounds.map((r, i) => h("p", {class: "muted"}, `Round ${i + 1}: ${r.response || ""} ${r.result ? `→ ${r.result} (${r.offer_cards} vs ${nCards(r.counter_cards)})` : ""}`))));
   }
   const rows = v.seats.map((s) => h("tr", {class: [frame.to_move === s.seat ? "to-move" : "", s.seat === frame.seat ? "you" : ""].join(" ")},
     h("td", {}, s.name + (s.seat === frame.seat ? " (you)" : "")), h("td", {}, s.money_cards),
@@ -149,11 +150,11 @@ function describeEvent(frame, e) {
   const who = (s) => seatName(frame, s);
   if (e.kind === "auction" || e.kind === "pedigree")
     return `Turn ${e.turn}: ${e.card} auctioned by ${who(e.auctioneer)} → ${who(e.owner)}` +
-      (e.winner !== null ? ` (${e.kind === "auction" ? `price ${e.price}` : `${e.count} cards`}, ${e.decision}; paid with ${e.payment_cards} cards${e.payment ? ": " + Object.entries(e.payment).map(([d, k]) => `${d}×${k}`).join(" ") : ""})` : "");
+      (e.winner !== null ? ` (${e.kind === "auction" ? `price ${e.price}` : nCards(e.count)}, ${e.decision}; paid with ${nCards(e.payment_cards)}${e.payment ? ": " + moneyText(e.payment) : ""})` : "");
   if (e.kind === "rat") return `Turn ${e.turn}: rat auction by ${who(e.auctioneer)}, pot taken by ${who(e.taker)}`;
   if (e.kind === "trade")
     return `Turn ${e.turn}: cow trade ${who(e.challenger)} vs ${who(e.challenged)} for ${e.species} ×${e.stake}: ${who(e.winner)} wins; ` +
-      e.rounds.map((r) => `${r.response} (${r.offer_cards} vs ${r.counter_cards} cards${r.offer ? `: ${JSON.stringify(r.offer)} vs ${JSON.stringify(r.counter)}` : ""})`).join(", then ");
+      e.rounds.map((r) => `${r.response} (${r.offer_cards} vs ${nCards(r.counter_cards)}${r.offer ? `: ${moneyText(r.offer)} vs ${moneyText(r.counter)}` : ""})`).join(", then ");
   if (e.kind === "distribution") return `Turn ${e.turn}: ${who(e.distributor)} ${e.decision}s ${e.x} (→ ${who(e.x_to)})` + (e.y ? `, ${e.y} → ${who(e.y_to)}` : "");
   return JSON.stringify(e);
 }
@@ -176,7 +177,7 @@ function renderFrame(frame, play, extra) {
     frame.log.slice().reverse().map((e) => h("div", {}, `${e.step}. ${seatName(frame, e.seat)}: ${e.text}`))));
   document.getElementById("subtitle").textContent = `${frame.title}, ${frame.num_players} players${you}`;
   $main().replaceChildren(...(extra || []),
-    h("section", {}, h("span", {class: "status", id: "status", "data-status": frame.status}, status),
+    h("section", {}, h("span", {class: "status", id: "status", "data-status": frame.status, "data-step": frame.step}, status),
       frame.error ? h("p", {class: "error"}, frame.error) : null, h("p", {class: "error", id: "move-error"})),
     h("div", {class: "grid"}, h("div", {}, ...(views[frame.view.kind] || textView)(frame, play), actions), h("div", {}, log)));
 }
