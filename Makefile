@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml constraints.txt setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip setuptools wheel
-	$(PY) -m pip install --quiet -c constraints.txt -e '.[train,bench,dev]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[train,rllib,web,bench,dev]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -1,4 +1,4 @@
-"""Command line: ``python -m hiddenhand {quickstart,train,evaluate,tournament,play,bench} ...``."""
+"""Command line: ``python -m hiddenhand {quickstart,train,evaluate,tournament,play,bench,serve} ...``."""
 
 from __future__ import annotations
 
@@ -31,14 +31,23 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--agents", type=_agent_list, required=True, help="one agent per seat, comma-separated")
     tour.add_argument("--games", type=int, default=200)
     tour.add_argument("--seed", type=int, default=0)
+    tour.add_argument("--save-records", default=None, metavar="FILE",
+                      help="write the games (seeds, line-ups, action histories) as JSON, for serve --records DIR")
 
     quick = sub.add_parser("quickstart", help="the main job: train a David & Goliath agent with the quick "
                            "preset, then evaluate it against random and heuristic opponents")
     quick.add_argument("--run-dir", default="runs/quickstart")
     quick.add_argument("--games", type=int, default=400, help="evaluation games per opponent line-up")
 
-    train = sub.add_parser("train", help="self-play MaskablePPO training from a YAML config")
+    train = sub.add_parser("train", help="self-play training from a YAML config: MaskablePPO on this machine, "
+                           "or Ray RLlib (--backend rllib) here or on a Ray cluster")
     train.add_argument("game", choices=sorted(REGISTRY))
+    train.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                       help="sb3 (default): MaskablePPO; rllib: Ray RLlib multi-agent PPO with a league, presets in "
+                            "configs/train/rllib/ (pip install 'hiddenhand[rllib]')")
+    train.add_argument("--address", default=None,
+                       help="with --backend rllib: a running Ray cluster (host:port printed by `ray start --head`); "
+                            "default RAY_ADDRESS, else Ray starts on this machine")
     train.add_argument("--config", default=None,
                        help="a YAML file or a preset name, e.g. david_goliath_quick (with --resume and --run-dir: "
                             "default the run's recorded config)")
@@ -73,6 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="env throughput against PettingZoo and OpenSpiel peers")
     bench.add_argument("--seconds", type=float, default=3.0, help="measuring time per environment")
+
+    from hiddenhand.web.cli import add_parser as add_serve_parser  # argparse only: no web framework import
+
+    add_serve_parser(sub)
     return parser
 
 
@@ -88,7 +101,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.games < 1:
             print("--games must be at least 1", file=sys.stderr)
             return 2
-        print(run_tournament(args.game, args.agents, args.games, args.seed).table())
+        result = run_tournament(args.game, args.agents, args.games, args.seed)
+        print(result.table())
+        if args.save_records:
+            from hiddenhand.agents.tournament import save_records
+
+            print(f"records: {save_records(args.save_records, result)}")
         return 0
     if args.command == "quickstart":
         from hiddenhand.training.quickstart import quickstart
@@ -117,10 +135,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hiddenhand.benchmarks.throughput import main as bench_main
 
         return bench_main(seconds=args.seconds)
+    if args.command == "serve":
+        from hiddenhand.web.cli import run as serve
+
+        return serve(args)
     return 2
 
 
 def _train(args: argparse.Namespace) -> int:
+    if args.backend == "rllib":
+        from hiddenhand.training.rllib import train_main
+
+        return train_main(args)
+    if args.address:
+        print("error: --address only applies with --backend rllib", file=sys.stderr)
+        return 2
     import yaml
 
     from hiddenhand.agents import AgentFileError

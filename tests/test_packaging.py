@@ -24,7 +24,9 @@ def test_wheel_holds_the_hiddenhand_package_with_every_game_and_its_data(tmp_pat
     tops = {name.split("/")[0] for name in names}
     assert {top for top in tops if not top.endswith(".dist-info")} == {"hiddenhand"}
     expected = ["hiddenhand/envs/core/aec.py", "hiddenhand/envs/registry.py", "hiddenhand/agents/tournament.py",
-                "hiddenhand/training/__init__.py", "hiddenhand/configs/games/koehandel.yaml"]
+                "hiddenhand/training/__init__.py", "hiddenhand/configs/games/koehandel.yaml",
+                "hiddenhand/configs/train/rllib/david_goliath_quick.yaml", "hiddenhand/web/static/index.html",
+                "hiddenhand/web/static/app.js", "hiddenhand/web/static/style.css"]
     expected += [f"hiddenhand/envs/{name}_v0.py" for name in REGISTRY]
     expected += [f"hiddenhand/envs/{name}/rules.py" for name in REGISTRY]
     expected += [f"hiddenhand/configs/train/{preset}.yaml" for e in REGISTRY.values() for preset in e.train_presets]
