@@ -1,16 +1,17 @@
 """What one ``apply`` changed, as codes the observer replays (a leaf module).
 
-``state.changes`` lists ``(code, seat, index)`` entries for the holdings an observer would otherwise have
-to find by comparing long lists, and for everything that changes the cards a seat has located outside the
-nun row (``seen_now``: only HAND, PENDING and LOCATED entries do; a reshuffle does not, its maxima are
-recorded before the discard pile goes, nor does step c). Everything else the observer compares itself.
-An entry names a place, never a delta: the observer reads the current values there, so repeats and
-reordering are harmless.
+``state.changes`` lists ``(code, seat, index)`` entries for every change of the per-seat records the
+observation shows, except the start player, the special-action player and the phase, and for everything
+that changes the cards a seat has located outside the nun row (``seen_now``: only HAND, PENDING and LOCATED
+entries do; a reshuffle does not, its maxima are recorded before the discard pile goes, nor does step c).
+The shared values (decision, context, game, supplies, discard pile) the observer compares itself. An entry
+names a place, never a delta: the observer reads the current values there, so repeats and reordering are
+harmless.
 """
 
 from __future__ import annotations
 
-#: ``hands[seat][index]`` (and ``hand_size[seat]``) changed.
+#: ``hands[seat][index]`` changed (and ``hand_size[seat]``: every hand change is listed).
 HAND = 0
 #: ``pending[seat][index]`` changed.
 PENDING = 1
@@ -25,3 +26,19 @@ GIFTS = 4
 GIFT_FLAGS = 5
 #: Cards of kind ``index`` became located by every seat: discarded, or revealed by ``seat``.
 LOCATED = 6
+#: ``tokens[seat]`` may have changed.
+TOKENS = 7
+#: ``revealed[seat]`` or ``last_reveal[seat]`` changed.
+REVEAL = 8
+#: ``taken[seat][index]`` changed.
+TAKEN = 9
+#: ``shown[seat][index]`` changed.
+SHOWN = 10
+#: ``level[seat][index]`` and ``stamp[seat][index]`` changed (and the clock).
+INFLUENCE = 11
+#: ``seat`` looked at nun-row position ``index`` (``peeked``, ``peek_count``).
+PEEK = 12
+#: ``rats[seat]`` changed.
+RATS = 13
+#: ``seat``'s supply slot, entered slot, entry position or order, Pass cards played or announcement changed.
+TURN = 14

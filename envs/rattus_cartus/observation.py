@@ -9,22 +9,26 @@ at, other players' point-token values when they differ (R-A2), others' rats with
 Speed: :func:`reference_encode` writes every value from scratch (the definition). The observer gives the
 same vectors from one table of every value some seat may see, by absolute seat, gathered through a
 per-seat index array (rotation, own private blocks, hidden values pointing at a cell that stays 0). When
-the state is one ``apply`` ahead of the table, the table is brought up to date: the holdings and gift
-records the engine listed in ``state.changes`` are rewritten item by item, every other group is compared
-with the values it was last written from (lists compare in C) and rewritten where it differs; after a lone
-D4 commit (``state.quiet``) only the committer's cards are. Otherwise (a new state, a re-deal, a missed
+the state is one ``apply`` ahead of the table, the table is brought up to date: what the engine listed in
+``state.changes`` (:mod:`.changes`) is rewritten from the state, cell by cell or row by row, and the few
+shared values it does not list are compared with the values last written; after a lone D4 commit
+(``state.quiet``) only the committer's cards are rewritten. Otherwise (a new state, a re-deal, a missed
 step) the table is rebuilt. Tests compare both encoders at every step and after restores.
 """
 
 from __future__ import annotations
 
+from operator import add
+from struct import Struct
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
-from .changes import COMMIT, GIFTS, HAND, HOLDINGS, LOCATED, PENDING
+from .changes import (
+    COMMIT, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PEEK, PENDING, RATS, REVEAL, SHOWN, TAKEN, TOKENS, TURN,
+)
 from .cards import NUM_BUILDING_CARDS, NUM_BUILDINGS, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE, TREASURY
 
 if TYPE_CHECKING:
@@ -99,10 +103,13 @@ class RattusCartusObserver(Observer):
         self._M = np.zeros(self._M_ZERO + 1, np.float32)
         self._W = memoryview(self._M)  # element writes through the buffer cost a third of numpy's
         # work found while updating, done once at the end: seats whose counts (pending, committed) or
-        # whole seen_outside row to rewrite, single seen_outside cells (seat, kind)
+        # whole seen_outside row to rewrite, single seen_outside cells (seat, kind), kinds for every seat,
+        # classes to rank
         self._counts = [False] * n
         self._seen_rows = [False] * n
         self._seen_cells: list[tuple[int, int]] = []
+        self._seen_kinds = list(_NO_KINDS)  # kinds whose seen_outside cells to rewrite for every seat
+        self._ranks_due = [False] * NUM_CLASSES  # classes whose ranks to rewrite
         self.invalidate()
 
     def _gather_for(self, v: int) -> np.ndarray:
@@ -154,39 +161,36 @@ class RattusCartusObserver(Observer):
         return self._M[self._gather[player]]
 
     def _rebuild(self, state: RattusCartusState) -> None:
-        """M from zeros: the memos of a zero table, then every holding and gift record as changed."""
+        """M from zeros: the memos of a zero table, then every listed group of every seat as changed."""
         n = self._n
         self._M.fill(0.0)
         self._reset_memos()
         self._W[1], self._W[7] = self.game.rounds, self.game.k
         self._seen_rows[:] = [True] * n
-        self._update(state, [(HOLDINGS, p, 0) for p in range(n)]
-                     + [(GIFTS, v, q) for v in range(n) for q in range(n) if q != v])
+        self._ranks_due[:] = [True] * NUM_CLASSES
+        # on zeros, only what is not zero needs writing
+        changes = [(GIFTS, v, q) for v in range(n) for q in range(n)
+                   if q != v and (state.gift_flag[v][q] or any(state.gifts[v][q]))]
+        for p in range(n):
+            at = self._M_SEATS + p * SEAT_FEATURES
+            self._W[at + 31], self._W[at + 32] = state.hidden_in[p], state.hidden_out[p]
+            changes += [(HOLDINGS, p, 0), (TOKENS, p, 0), (REVEAL, p, 0), (TURN, p, 0), (RATS, p, 0)]
+            changes += [(TAKEN, p, i) for i, count in enumerate(state.taken[p]) if count]
+            changes += [(SHOWN, p, i) for i, count in enumerate(state.shown[p]) if count]
+            changes += [(INFLUENCE, p, i) for i, level in enumerate(state.level[p]) if level]
+            changes += [(PEEK, p, i) for i, count in enumerate(state.peek_count[p]) if count or state.peeked[p][i]]
+        self._update(state, changes)
 
     def _reset_memos(self) -> None:
         """The values a table of zeros shows, for each group compared with the state."""
         n = self._n
-        self._rats, self._hand_size, self._passes = [0] * n, [0] * n, [0] * n
-        self._hidden_in, self._hidden_out = [0] * n, [0] * n
-        self._announced, self._supply_slot = [-1] * n, [-1] * n
-        self._entry_pos, self._entry_order, self._entered = [-1] * n, [-1] * n, [-1] * n
-        self._tokens: list[list[int]] = [[] for _ in range(n)]
-        self._revealed = [False] * n
-        self._last_reveal = [[0] * NUM_ITEMS for _ in range(n)]
-        self._taken = [[0] * 5 for _ in range(n)]
-        self._shown = [[0] * 11 for _ in range(n)]
-        self._level = [[0] * NUM_CLASSES for _ in range(n)]
-        self._stamp = [[0] * NUM_CLASSES for _ in range(n)]
-        self._rank_rows = [[0] * NUM_CLASSES for _ in range(n)]
+        self._supply_slot, self._entered = [-1] * n, [-1] * n  # one-hots written
         self._start, self._rsp, self._phase = -1, -1, -1
-        self._looks = [[0] * NUN_ROW_SIZE for _ in range(n)]
-        self._peeked = [[False] * NUN_ROW_SIZE for _ in range(n)]
         self._small = [-1, -1, -1, -1, 0]  # decision, actor, start player, first look, looks due
         self._phase_d_key: tuple | None = None
-        # round, phase, building deck, replacement pile, used cards, face-up replacements, population deck,
-        # clock, reshuffles, players entered
-        self._game = [-1, -1, -1, -1, -1, -1, 0, 0, 0, 0]
-        self._supply = [0] * 7
+        # round, phase, population deck, clock, reshuffles, players entered, point tokens left
+        self._game = [-1, -1, 0, 0, 0, 0, 0]
+        self._supply = [0] * 5  # and the point tokens left in _game[6]
         self._discard = [0] * NUM_KINDS
         self._reshuffled = [0] * NUM_KINDS
 
@@ -197,75 +201,141 @@ class RattusCartusObserver(Observer):
         at = self._M_PRIV + p * self._PRIVATE
         W[at + item] = state.hands[p][item]
         W[at + 2 * NUM_ITEMS + item] = state.committed[p][item]
-        W[self._M_SEATS + p * SEAT_FEATURES + 1] = self._hand_size[p] = state.hand_size[p]
+        W[self._M_SEATS + p * SEAT_FEATURES + 1] = state.hand_size[p]
         self._write_counts(state, p)
 
     def _update(self, state: RattusCartusState, changes: list[tuple[int, int, int]]) -> None:
-        """Replay ``changes`` (see :mod:`.changes`), compare the other groups, then rewrite the counts and
-        the seen_outside values the changes touched."""
-        W, n = self._W, self._n
-        counts, rows, cells = self._counts, self._seen_rows, self._seen_cells
+        """Replay ``changes`` (see :mod:`.changes`), compare the other groups, then rewrite the counts, ranks
+        and seen_outside values the changes touched."""
+        W, n, F = self._W, self._n, SEAT_FEATURES
+        S, P = self._M_SEATS, self._PRIVATE
+        counts, cells, kinds = self._counts, self._seen_cells, self._seen_kinds
+        due = False  # anything for _finish
         for code, p, i in changes:
             if code == COMMIT:
                 self._commit(state, p, i)
             elif code == HAND:
-                W[self._M_PRIV + p * self._PRIVATE + i] = state.hands[p][i]
+                W[self._M_PRIV + p * P + i] = state.hands[p][i]
+                W[S + p * F + 1] = state.hand_size[p]
                 if i < NUM_KINDS:
                     cells.append((p, i))
+                    due = True
             elif code == PENDING:
-                W[self._M_PRIV + p * self._PRIVATE + NUM_ITEMS + i] = state.pending[p][i]
-                counts[p] = True
+                W[self._M_PRIV + p * P + NUM_ITEMS + i] = state.pending[p][i]
+                counts[p] = due = True
                 if i < NUM_KINDS:
                     cells.append((p, i))
             elif code == LOCATED:
-                cells.extend((v, i) for v in range(n))
+                kinds[i] = due = True
+            elif code == SHOWN:
+                W[S + p * F + 20 + i] = state.shown[p][i]
+            elif code == INFLUENCE:
+                W[S + p * F + 35 + i] = state.level[p][i]
+                self._ranks_due[i] = due = True
             elif code == HOLDINGS:
-                at = self._M_PRIV + p * self._PRIVATE
-                _diff_write(W, at, state.hands[p])
-                for values in (state.pending[p], state.committed[p]):
-                    at += NUM_ITEMS
-                    if any(values):
-                        _diff_write(W, at, values)
-                    else:
-                        self._M[at:at + NUM_ITEMS] = 0.0
-                counts[p] = True
-            elif code == GIFTS:
-                at = self._M_GIFTS + (p * n + i) * (NUM_ITEMS + 1)
-                _diff_write(W, at, state.gifts[p][i])
-                W[at + NUM_ITEMS] = state.gift_flag[p][i]
+                _ITEMS3.pack_into(self._M, 4 * (self._M_PRIV + p * P), *state.hands[p], *state.pending[p],
+                                  *state.committed[p])
+                W[S + p * F + 1] = state.hand_size[p]
+                counts[p] = due = True
+            elif code == TURN:
+                self._write_turn(state, p)
+                counts[p] = due = True
+            elif code == RATS:
+                W[S + p * F] = state.rats[p]
+            elif code == TAKEN:
+                W[S + p * F + 15 + i] = state.taken[p][i]
+            elif code == REVEAL:
+                _ITEMS.pack_into(self._M, 4 * (self._M_REVEALS + p * NUM_ITEMS),
+                                 *(state.last_reveal[p] if state.revealed[p] else _NO_ITEMS))
+                counts[p] = due = True
+            elif code == PEEK:
+                W[self._M_LOOKS + p * NUN_ROW_SIZE + i] = state.peek_count[p][i]
+                if state.peeked[p][i]:
+                    row = self._M_PRIV + p * P + 3 * NUM_ITEMS + 2 + i * (NUM_KINDS + 1)
+                    W[row + state.nun_row[i]] = 1.0
+                    W[row + NUM_KINDS] = 1.0
+            elif code == TOKENS:
+                tokens = state.tokens[p]
+                W[S + p * F + 5] = len(tokens)
+                at = self._M_PRIV + p * P + 3 * NUM_ITEMS
+                W[at] = len(tokens)
+                W[at + 1] = sum(tokens)
+            elif code == GIFTS:  # p gave to i, or i showed cards p had given it
+                _GIFT.pack_into(self._M, 4 * (self._M_GIFTS + (p * n + i) * (NUM_ITEMS + 1)), *state.gifts[p][i],
+                                state.gift_flag[p][i])
+                W[S + p * F + 32] = state.hidden_out[p]
+                W[S + i * F + 31] = state.hidden_in[i]
             else:  # GIFT_FLAGS
                 for other in range(n):
                     if other != p:
                         W[self._M_GIFTS + (other * n + p) * (NUM_ITEMS + 1) + NUM_ITEMS] = state.gift_flag[other][p]
-        self._sync_seats(state)
+        if self._sync_seats(state) or due:
+            self._finish(state)
         self._sync_small(state)
         self._sync_shared(state)
+
+    def _finish(self, state: RattusCartusState) -> None:
+        """The counts, ranks and seen_outside values the update found changed."""
+        W, n, P = self._W, self._n, self._PRIVATE
+        counts, rows, cells, kinds = self._counts, self._seen_rows, self._seen_cells, self._seen_kinds
         if True in counts:
             for p in range(n):
                 if counts[p]:
                     counts[p] = False
                     self._write_counts(state, p)
+        if True in self._ranks_due:
+            self._write_ranks(state)
         seen_at = self._M_PRIV + self._SEEN
-        if cells:
-            if len(cells) > 8 * n:  # a row costs about as much as 8 cells
+        if True in kinds:
+            if kinds.count(True) > 8:  # cheaper by whole rows
                 rows[:] = [True] * n
             else:
-                hands, pending, committed, discard = state.hands, state.pending, state.committed, state.discard
-                revealed, seen = state.revealed, state.seen
-                for v, k in cells:
-                    if not rows[v]:
-                        t = hands[v][k] + pending[v][k] + committed[v][k] + discard[k]
+                hands, pending, committed, revealed, seen = state.hands, state.pending, state.committed, \
+                    state.revealed, state.seen
+                for k in range(NUM_KINDS):
+                    if kinds[k]:
+                        table = state.discard[k]  # located by everybody
                         for q in range(n):
-                            if revealed[q] and q != v:
-                                t += committed[q][k]
-                        s = seen[v][k]
-                        W[seen_at + v * self._PRIVATE + k] = t if t > s else s
+                            if revealed[q]:
+                                table += committed[q][k]
+                        for v in range(n):
+                            if not rows[v]:
+                                t = hands[v][k] + pending[v][k] + table + (0 if revealed[v] else committed[v][k])
+                                s = seen[v][k]
+                                W[seen_at + v * P + k] = t if t > s else s
+            kinds[:] = _NO_KINDS
+        if cells:
+            hands, pending, committed, discard = state.hands, state.pending, state.committed, state.discard
+            revealed, seen = state.revealed, state.seen
+            for v, k in cells:
+                if not rows[v]:
+                    t = hands[v][k] + pending[v][k] + committed[v][k] + discard[k]
+                    for q in range(n):
+                        if revealed[q] and q != v:
+                            t += committed[q][k]
+                    s = seen[v][k]
+                    W[seen_at + v * P + k] = t if t > s else s
             cells.clear()
         if True in rows:
-            for v in range(n):
-                if rows[v]:
-                    rows[v] = False
-                    _diff_write(W, seen_at + v * self._PRIVATE, state.seen_now(v))
+            self._write_seen_rows(state)
+
+    def _write_seen_rows(self, state: RattusCartusState) -> None:
+        """The seen_outside rows of the seats in ``_seen_rows`` (``state.seen_now``, with the cards located
+        by everybody added up once)."""
+        rows, revealed, committed = self._seen_rows, state.revealed, state.committed
+        table = state.discard
+        for q in range(self._n):
+            if revealed[q]:
+                table = list(map(add, table, committed[q]))
+        at = 4 * (self._M_PRIV + self._SEEN)
+        for v in range(self._n):
+            if rows[v]:
+                rows[v] = False
+                located = map(add, map(add, state.hands[v], state.pending[v]), table)
+                if not revealed[v]:
+                    located = map(add, located, committed[v])
+                _KINDS.pack_into(self._M, at + 4 * v * self._PRIVATE,
+                                 *[a if a > b else b for a, b in zip(located, state.seen[v])])
 
     def _write_counts(self, state: RattusCartusState, p: int) -> None:
         """Seat ``p``'s pending cards (phase D), committed cards (once entered), committed cards not yet
@@ -279,64 +349,42 @@ class RattusCartusObserver(Observer):
         W[at + 33] = 0 if revealed else committed
         W[at + 34] = revealed
 
-    def _sync_seats(self, state: RattusCartusState) -> None:
-        """The seats' public rows (see :func:`_seat_row`), tokens, looks, reveals and nun-row knowledge:
-        each field compared as a whole (lists compare in C), then seat by seat where it differs."""
-        n, W, F = self._n, self._W, SEAT_FEATURES
-        S = self._M_SEATS
-        if state.rats != self._rats:
-            _column(W, S, state.rats, self._rats)
-        if state.hand_size != self._hand_size:
-            _column(W, S + 1, state.hand_size, self._hand_size)
-        if state.passes != self._passes:
-            _column(W, S + 14, state.passes, self._passes)
-        if state.hidden_in != self._hidden_in:
-            _column(W, S + 31, state.hidden_in, self._hidden_in)
-        if state.hidden_out != self._hidden_out:
-            _column(W, S + 32, state.hidden_out, self._hidden_out)
-        if state.entry_pos != self._entry_pos:
-            _column(W, S + 12, state.entry_pos, self._entry_pos, 1)
-        if state.entry_order != self._entry_order:
-            _column(W, S + 13, state.entry_order, self._entry_order, 1)
-        if state.supply_slot != self._supply_slot:
-            _one_hot_column(W, S + 6, state.supply_slot, self._supply_slot)
-        if state.entered != self._entered:
-            for p in range(n):
-                if state.entered[p] != self._entered[p]:
-                    self._counts[p] = True
-            _one_hot_column(W, S + 9, state.entered, self._entered)
-        if state.announced != self._announced:
-            old = self._announced
-            for p, value in enumerate(state.announced):
-                if value != old[p]:
-                    W[S + p * F + 4] = value >= 0
-            old[:] = state.announced
-        if state.tokens != self._tokens:
-            old = self._tokens
-            for p, tokens in enumerate(state.tokens):
-                if tokens != old[p]:
-                    W[S + p * F + 5] = len(tokens)
-                    at = self._M_PRIV + p * self._PRIVATE + 3 * NUM_ITEMS
-                    W[at] = len(tokens)
-                    W[at + 1] = sum(tokens)
-                    old[p] = list(tokens)
-        if state.revealed != self._revealed or state.last_reveal != self._last_reveal:
-            for p in range(n):
-                revealed, was = state.revealed[p], self._revealed[p]
-                if revealed != was or state.last_reveal[p] != self._last_reveal[p]:
-                    _diff_write(W, self._M_REVEALS + p * NUM_ITEMS, state.last_reveal[p] if revealed else _NOTHING)
-                    self._last_reveal[p] = list(state.last_reveal[p])
-                    if revealed != was:
-                        self._revealed[p] = revealed
-                        self._counts[p] = True
-        if state.taken != self._taken:
-            _row_column(W, S + 15, state.taken, self._taken)
-        if state.shown != self._shown:
-            _row_column(W, S + 20, state.shown, self._shown)
-        if state.level != self._level or state.stamp != self._stamp:
-            _row_column(W, S + 35, state.level, self._level)
-            _row_column(W, S + 41, _ranks(state), self._rank_rows)
-            self._stamp = [list(row) for row in state.stamp]
+    def _write_ranks(self, state: RattusCartusState) -> None:
+        """Every seat's influence rank in the classes whose levels changed (1 = first, 0 = level 0; ties by
+        arrival, §6.1)."""
+        W, due, n = self._W, self._ranks_due, self._n
+        level, stamp = state.level, state.stamp
+        at = self._M_SEATS + 41
+        for c in range(NUM_CLASSES):
+            if due[c]:
+                due[c] = False
+                for p in range(n):
+                    W[at + p * SEAT_FEATURES + c] = 0.0
+                ranked = sorted((-level[p][c], stamp[p][c], p) for p in range(n) if level[p][c])
+                for place, (_, _, p) in enumerate(ranked, 1):
+                    W[at + p * SEAT_FEATURES + c] = place
+
+    def _write_turn(self, state: RattusCartusState, p: int) -> None:
+        """Seat ``p``'s supply slot, entered slot, entry position and order, Pass cards and announcement."""
+        W = self._W
+        at = self._M_SEATS + p * SEAT_FEATURES
+        for memo, slot, column in ((self._supply_slot, state.supply_slot[p], 6), (self._entered, state.entered[p], 9)):
+            was = memo[p]
+            if slot != was:
+                if was >= 0:
+                    W[at + column + was] = 0.0
+                if slot >= 0:
+                    W[at + column + slot] = 1.0
+                memo[p] = slot
+        W[at + 4] = state.announced[p] >= 0
+        W[at + 12] = state.entry_pos[p] + 1
+        W[at + 13] = state.entry_order[p] + 1
+        W[at + 14] = state.passes[p]
+
+    def _sync_seats(self, state: RattusCartusState) -> bool:
+        """The start player, the special-action player and the phase; True when the phase changed (the
+        counts of pending cards follow it)."""
+        W, S, F = self._W, self._M_SEATS, SEAT_FEATURES
         if state.start != self._start:
             if self._start >= 0:
                 W[S + self._start * F + 47] = 0.0
@@ -348,37 +396,38 @@ class RattusCartusObserver(Observer):
             if state.rsp >= 0:
                 W[S + state.rsp * F + 48] = 1.0
             self._rsp = state.rsp
-        if state.peek_count != self._looks:
-            _row_column(W, self._M_LOOKS, state.peek_count, self._looks, NUN_ROW_SIZE)
-        if state.peeked != self._peeked:
-            for p in range(n):
-                peeked = state.peeked[p]
-                if peeked != self._peeked[p]:
-                    at = self._M_PRIV + p * self._PRIVATE + 3 * NUM_ITEMS + 2
-                    self._M[at:at + NUN_ROW_SIZE * (NUM_KINDS + 1)] = 0.0
-                    for q in range(NUN_ROW_SIZE):
-                        row = at + q * (NUM_KINDS + 1)
-                        if peeked[q]:
-                            W[row + state.nun_row[q]] = 1.0
-                            W[row + NUM_KINDS] = 1.0
-                    self._peeked[p] = list(peeked)
         if state.phase != self._phase:
             self._phase = state.phase
-            self._counts[:] = [True] * n
+            self._counts[:] = [True] * self._n
+            return True
+        return False
 
     def _sync_small(self, state: RattusCartusState) -> None:
         """decision, actor, start player, context and context seats (absolute seats), value by value; the
         phase D part (slot, action, Watchtower, context seats) rewritten whenever it differs."""
         W, memo = self._W, self._small
-        for at, value, i in ((self._M_DEC, state.decision, 0), (self._M_ACTOR, state.current_player, 1),
-                             (self._M_START, state.start, 2), (self._M_CTX + 4, state.first_pos, 3)):
-            was = memo[i]
-            if value != was:
-                if was >= 0:
-                    W[at + was] = 0.0
-                if value >= 0:
-                    W[at + value] = 1.0
-                memo[i] = value
+        if state.decision != memo[0]:
+            if memo[0] >= 0:
+                W[self._M_DEC + memo[0]] = 0.0
+            W[self._M_DEC + state.decision] = 1.0
+            memo[0] = state.decision
+        if state.current_player != memo[1]:
+            if memo[1] >= 0:
+                W[self._M_ACTOR + memo[1]] = 0.0
+            if state.current_player >= 0:
+                W[self._M_ACTOR + state.current_player] = 1.0
+            memo[1] = state.current_player
+        if state.start != memo[2]:
+            if memo[2] >= 0:
+                W[self._M_START + memo[2]] = 0.0
+            W[self._M_START + state.start] = 1.0
+            memo[2] = state.start
+        if state.first_pos != memo[3]:
+            if memo[3] >= 0:
+                W[self._M_CTX + 4 + memo[3]] = 0.0
+            if state.first_pos >= 0:
+                W[self._M_CTX + 4 + state.first_pos] = 1.0
+            memo[3] = state.first_pos
         if state.left != memo[4]:
             W[self._M_CTX + 3] = memo[4] = state.left
         if state.phase == 2:
@@ -414,97 +463,60 @@ class RattusCartusObserver(Observer):
             self._phase_d_key = key
 
     def _sync_shared(self, state: RattusCartusState) -> None:
-        """game, row, supply, discard, reshuffled deck and buildings (the first part of M). The row and
-        building blocks change only with the round, the building deck, the replacement pile or the used
-        cards (their sizes tell); the game values are compared one by one."""
+        """game, row, supply, discard, reshuffled deck and buildings (the first part of M). The row, the
+        building deck, the replacement pile and the used cards change only between rounds (phase A and E);
+        the game values are compared one by one."""
         game, off, W, g = self.game, self._off, self._W, self._game
         base = off["game"]
         rnd, phase = state.round, state.phase
-        nb, nr, nu = len(state.bdeck), len(state.repl), len(state.used)
-        if rnd != g[0] or nb != g[2] or nr != g[3] or nu != g[4] or state.repl_known != g[5]:
+        if rnd != g[0]:
             M = self._M
             r0, b0 = off["row"] - base, off["buildings"] - base
             M[r0:off["supply"] - base] = 0.0
             M[b0:b0 + 4 * NUM_BUILDING_CARDS] = 0.0
             _write_round_blocks(game, state, M, r0, b0)
             W[0] = min(rnd + 1, game.rounds)
-            W[8], W[9] = nb, nr
+            W[8], W[9] = len(state.bdeck), len(state.repl)
             W[14] = _gold_public(game, state)
             W[2] = rnd == game.rounds - 1 and phase != 3
-            g[0], g[2], g[3], g[4], g[5] = rnd, nb, nr, nu, state.repl_known
+            g[0] = rnd
         if phase != g[1]:
             if g[1] >= 0:
                 W[3 + g[1]] = 0.0
             W[3 + phase] = 1.0
             W[2] = rnd == game.rounds - 1 and phase != 3
             g[1] = phase
-        if len(state.deck) != g[6]:
-            W[10] = g[6] = len(state.deck)
-        if state.clock != g[7]:
-            W[12] = g[7] = state.clock
-        if state.reshuffles != g[8]:
-            W[13] = g[8] = state.reshuffles
-        if state.num_entered != g[9]:
-            W[15] = g[9] = state.num_entered
+        if len(state.deck) != g[2]:
+            W[10] = g[2] = len(state.deck)
+        if state.clock != g[3]:
+            W[12] = g[3] = state.clock
+        if state.reshuffles != g[4]:
+            W[13] = g[4] = state.reshuffles
+        if state.num_entered != g[5]:
+            W[15] = g[5] = state.num_entered
         if game.finite:
-            if state.supply != self._supply[:5] or len(state.token_supply) != self._supply[5]:
-                _write(W, off["supply"] - base, state.supply + [len(state.token_supply), 0], self._supply)
-        elif not self._supply[6]:
-            _write(W, off["supply"] - base, [0] * 6 + [1], self._supply)
+            if state.supply != self._supply or len(state.token_supply) != g[6]:
+                g[6] = len(state.token_supply)
+                _SUPPLY.pack_into(self._M, 4 * (off["supply"] - base), *state.supply, g[6], 0)
+                self._supply = list(state.supply)
+        elif g[6] >= 0:  # unlimited supplies
+            g[6] = -1
+            _SUPPLY.pack_into(self._M, 4 * (off["supply"] - base), 0, 0, 0, 0, 0, 0, 1)
         if state.discard != self._discard:
-            _column(W, off["discard"] - base, state.discard, self._discard, stride=1)
+            _KINDS.pack_into(self._M, 4 * (off["discard"] - base), *state.discard)
             W[11] = sum(state.discard)
+            self._discard = list(state.discard)
         if state.reshuffle_comp != self._reshuffled:
-            _write(W, off["reshuffled_deck"] - base, state.reshuffle_comp, self._reshuffled)
+            _KINDS.pack_into(self._M, 4 * (off["reshuffled_deck"] - base), *state.reshuffle_comp)
+            self._reshuffled = list(state.reshuffle_comp)
 
-_NOTHING = [0] * NUM_ITEMS
+_NO_KINDS = [False] * NUM_KINDS
+_NO_ITEMS = [0] * NUM_ITEMS
+# float32 writes of whole rows (one C call instead of a write per value)
+_KINDS, _ITEMS, _GIFT, _ITEMS3, _SUPPLY = (Struct(f"{size}f") for size in (NUM_KINDS, NUM_ITEMS, NUM_ITEMS + 1,
+                                                                          3 * NUM_ITEMS, 7))
 _ONE_HOT3 = {-1: [0.0, 0.0, 0.0], 0: [1.0, 0.0, 0.0], 1: [0.0, 1.0, 0.0], 2: [0.0, 0.0, 1.0]}
 _ONE_HOT4 = [[1.0 if i == j else 0.0 for i in range(4)] for j in range(4)]
-
-
-def _write(W: memoryview, start: int, values: list, memo: list) -> None:
-    """Write ``values`` into ``W`` from ``start`` where they differ from ``memo`` (what is there, a list as
-    long), and remember them."""
-    for i, (value, old) in enumerate(zip(values, memo), start):
-        if value != old:
-            W[i] = value
-    memo[:] = values
-
-
-def _diff_write(W: memoryview, at: int, values: list) -> None:
-    """Write ``values`` into ``W`` from ``at`` where they differ from what is there."""
-    for i, value in enumerate(values, at):
-        if W[i] != value:
-            W[i] = value
-
-
-def _column(W: memoryview, at: int, values: list[int], memo: list[int], plus: int = 0,
-            stride: int = SEAT_FEATURES) -> None:
-    """One value per seat (seat rows ``stride`` apart from ``at``): write those that changed."""
-    for p, value in enumerate(values):
-        if value != memo[p]:
-            W[at + p * stride] = value + plus
-    memo[:] = values
-
-
-def _one_hot_column(W: memoryview, at: int, values: list[int], memo: list[int]) -> None:
-    """A slot per seat as a one-hot of three (-1: none) in each seat's row from ``at``."""
-    for p, value in enumerate(values):
-        was = memo[p]
-        if value != was:
-            if was >= 0:
-                W[at + p * SEAT_FEATURES + was] = 0.0
-            if value >= 0:
-                W[at + p * SEAT_FEATURES + value] = 1.0
-    memo[:] = values
-
-
-def _row_column(W: memoryview, at: int, rows: list[list[int]], memo: list[list[int]],
-                stride: int = SEAT_FEATURES) -> None:
-    """A list per seat (``stride`` apart from ``at``): write the values that changed."""
-    for p, row in enumerate(rows):
-        if row != memo[p]:
-            _write(W, at + p * stride, row, memo[p])
 
 
 def _seat_row(state: RattusCartusState, p: int, ranks: list[int]) -> list[float]:

@@ -25,7 +25,10 @@ from .cards import (
     MARKETPLACE, MONASTERY, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE, OFFICE, PALACE, PASS,
     PLAYER_COUNT_TABLE, RAT_CATCHER, SPECIAL_COPIES, SWORD, TENT, TREASURY, WATCHTOWER,
 )
-from .changes import COMMIT, GIFT_FLAGS, GIFTS, HAND, HOLDINGS, LOCATED, PENDING
+from .changes import (
+    COMMIT, GIFT_FLAGS, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PEEK, PENDING, RATS, REVEAL, SHOWN, TAKEN, TOKENS,
+    TURN,
+)
 from .checks import invariants, parse_state, position, to_json
 from .decisions import (
     D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, NONE, PHASE_B, PHASE_C, PHASE_D, PHASE_OVER, ST_ACTIONS, ST_FLUTE,
@@ -34,6 +37,9 @@ from .decisions import (
 from .render import render
 from .sampler import resample_hidden
 from .scoring import final_result, ranking_scores
+
+
+_CLASS_STARTS = tuple(range(0, NUM_KINDS, 5))  # the first kind of each class
 
 
 def _zeros() -> list[int]:
@@ -335,7 +341,8 @@ class RattusCartusState(State):
             base = game.card_base
             return tuple(base[i] for i in items if hand[i])
         base = game.card_base
-        out = [base[c] for c in range(NUM_CLASSES) if any(hand[c * 5:c * 5 + 5])]
+        out = [base[c] for c, lo in enumerate(_CLASS_STARTS)
+               if hand[lo] or hand[lo + 1] or hand[lo + 2] or hand[lo + 3] or hand[lo + 4]]
         for item in (COMMITTABLE[NUM_KINDS:] if playable else range(NUM_KINDS, NUM_ITEMS)):
             if hand[item]:
                 out.append(base[ITEM_TYPE[item]])
@@ -357,7 +364,7 @@ class RattusCartusState(State):
     def apply(self, action: int, rng: np.random.Generator) -> None:
         self._rng = rng
         self.tick += 1
-        self.changes = []
+        self.changes.clear()
         self.quiet = self.decision == D4 and action != self.game.stop_action
         self._apply(action)
         self._settle()
@@ -383,6 +390,7 @@ class RattusCartusState(State):
         if d == D4:
             if kind == A.STOP:
                 self.announced[p] = sum(self.committed[p])
+                self.changes.append((TURN, p, 0))
                 self._next_entrant()
             else:
                 item = self._choose(self.hands[p], arg, game.act_item[action])
@@ -446,6 +454,7 @@ class RattusCartusState(State):
             self.cands = []
             self.rats[p] -= 1
             self.rats[receiver] += 1
+            self.changes += ((RATS, p, 0), (RATS, receiver, 0))
             self.stage = ST_ACTIONS
             self._start_actions()
         else:
@@ -476,6 +485,7 @@ class RattusCartusState(State):
         """``p`` shows ``count`` cards of ``item`` face up (a reveal, a Hospital discard, a Pass): public,
         and other players' records of cards they gave ``p`` lose as many of that card (§7.5 item 5)."""
         self.shown[p][ITEM_TYPE[item]] += count
+        self.changes.append((SHOWN, p, ITEM_TYPE[item]))
         if self.hidden_in[p]:
             for giver in range(self.n):
                 record = self.gifts[giver][p]
@@ -500,6 +510,7 @@ class RattusCartusState(State):
         self.changes.append((PENDING, p, NUM_KINDS + s))
         self.pend_taken[p][s] += count
         self.taken[p][s] += count
+        self.changes.append((TAKEN, p, s))
 
     def _draw(self, p: int, count: int, into: list[int]) -> int:
         """Draw ``count`` population cards into ``into`` (``p``'s hand or pending area) with the reshuffles
@@ -533,6 +544,7 @@ class RattusCartusState(State):
 
     def _lose_rats(self, p: int, m: int) -> None:
         self.rats[p] = max(0, self.rats[p] - m)  # R-A39
+        self.changes.append((RATS, p, 0))
 
     def _gain_influence(self, p: int, cls: int, m: int) -> None:
         """A disc moves up ``m`` levels and lands on top of any stack there (§3.4.2, R-A24)."""
@@ -540,6 +552,7 @@ class RattusCartusState(State):
             self.level[p][cls] += m
             self.clock += 1
             self.stamp[p][cls] = self.clock
+            self.changes.append((INFLUENCE, p, cls))
 
     def _hidden_give(self, giver: int, receiver: int, item: int) -> None:
         """A Sword or Watchtower payment card: only its number is public (§7.1)."""
@@ -564,6 +577,7 @@ class RattusCartusState(State):
     def _peek(self, p: int, position: int) -> None:
         self.peeked[p][position] = True
         self.peek_count[p][position] += 1
+        self.changes.append((PEEK, p, position))
 
     def located(self, p: int) -> list[int]:
         """Population cards of each kind ``p`` can locate outside the nun row now: its own hand, pending
@@ -614,6 +628,7 @@ class RattusCartusState(State):
         self.passes = [0] * n
         self.revealed = [False] * n
         self.last_reveal = [_zeros() for _ in range(n)]
+        self.changes += [(code, p, 0) for p in range(n) for code in (REVEAL, TURN)]
         self.rsp = -1
         self._set(D1, self.start)
 
@@ -624,6 +639,7 @@ class RattusCartusState(State):
     # ------------------------------------------------------------------ phase B (§3.2)
     def _supply_action(self, p: int, slot: int) -> None:
         self.supply_slot[p] = slot
+        self.changes.append((TURN, p, 0))
         draw, discard_rats, peek = self.game.supply_action[self.row[slot]]
         if draw:
             self.hand_size[p] += self._draw(p, draw, self.hands[p])  # R-A37: straight into the hand
@@ -649,6 +665,7 @@ class RattusCartusState(State):
         self._show(p, I_PASS)
         self._to_discard(I_PASS)  # R-A10: back to the Pass supply at once
         self.passes[p] += 1
+        self.changes.append((TURN, p, 0))
         self._set(D3, self._next_unentered(p))
 
     def _enter(self, p: int, slot: int) -> None:
@@ -656,6 +673,7 @@ class RattusCartusState(State):
         self.entry_pos[p] = len(self.entrants[slot])
         self.entrants[slot].append(p)
         self.entry_order[p] = self.num_entered
+        self.changes.append((TURN, p, 0))
         self.num_entered += 1
         self._set(D4, p)
 
@@ -720,6 +738,7 @@ class RattusCartusState(State):
             committed = self.committed[p]
             self.revealed[p] = True
             self.last_reveal[p] = list(committed)
+            self.changes.append((REVEAL, p, 0))
             for item, count in enumerate(committed):
                 if count:
                     self._show(p, item, count)
@@ -728,6 +747,7 @@ class RattusCartusState(State):
             self._gain_influence(p, cls, self._m(p))
             mismatched = sum(committed[:NUM_KINDS]) - sum(committed[i] for i in CLASS_ITEMS[cls])
             self.rats[p] += mismatched
+            self.changes.append((RATS, p, 0))
 
     def _sword(self, entrants: list[int]) -> bool:
         """§3.4.3; True if a decision (D5 or D6) is now pending."""
@@ -773,6 +793,7 @@ class RattusCartusState(State):
             return True
         self.rats[winner] -= 1
         self.rats[cands[0]] += 1
+        self.changes += ((RATS, winner, 0), (RATS, cands[0], 0))
         return False
 
     def special_player(self, entrants: list[int]) -> int:
@@ -871,6 +892,7 @@ class RattusCartusState(State):
     def _take_tokens(self, p: int, count: int) -> None:
         """R-A2, R-A3: uniform values are interchangeable; otherwise tokens are taken at random."""
         game = self.game
+        self.changes.append((TOKENS, p, 0))
         for _ in range(count):
             if not game.finite:
                 self.tokens[p].append(game.point_token_values[0])
@@ -946,6 +968,7 @@ class RattusCartusState(State):
             self.is_terminal = True
             self.entrants = [[] for _ in range(self.game.k)]
             self.entered = [-1] * self.n
+            self.changes += [(TURN, p, 0) for p in range(self.n)]
             self.result = final_result(self)
             return
         self._begin_round()
