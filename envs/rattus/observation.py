@@ -51,7 +51,9 @@ class RattusObserver(Observer):
         self.o = {name: lay.offset(name) for name in lay.shapes}
         # per token type: limit, #M, #A, class counts
         self.face_rows = [[tt.limit, tt.m, tt.a, *tt.classes] for tt in game.types]
-        self._memo: dict[int, list] = {}  # seat -> [knowledge key, vector, region keys, marks, token rows]
+        #: seat -> [faces, swap marks, knowledge (copies: the key), vector, slots and cubes per region and the
+        #: plague region as last written, starting mark by token id, slot row by token id]
+        self._memo: dict[int, list] = {}
         first = lay.offset("palace")
         self.g = {name: lay.offset(name) - first for name in lay.shapes if name != "regions"}
         self.global_size = lay.size - first
@@ -65,21 +67,21 @@ class RattusObserver(Observer):
         are written again, from per-token rows built once per knowledge state; the global blocks are
         written afresh in one assignment."""
         game = self.game
-        knowledge = (tuple(state.face), tuple(state.swapped_by), *map(tuple, state.known))
         memo = self._memo.get(player)
-        if memo is None or memo[0] != knowledge:
-            memo = self._memo[player] = [knowledge, np.zeros(self.layout.size, np.float32), [None] * NUM_REGIONS,
-                                         [int(game.starting_type[f]) for f in state.face],
-                                         self._token_rows(state, player)]
-        out, keys, token_rows = memo[1], memo[2], memo[4]
+        if memo is None or memo[0] != state.face or memo[1] != state.swapped_by or memo[2] != state.known:
+            memo = self._memo[player] = [
+                list(state.face), list(state.swapped_by), [list(row) for row in state.known],
+                np.zeros(self.layout.size, np.float32), [None] * NUM_REGIONS, [None] * NUM_REGIONS, [-1],
+                [int(game.starting_type[f]) for f in state.face], self._token_rows(state, player)]
+        out, seen_slots, seen_cubes, seen_plague, token_rows = memo[3], memo[4], memo[5], memo[6], memo[8]
         plague, slots, cubes = state.plague, state.slots, state.cubes
         n = state.n
         rel = [(q - player) % n for q in range(n)]
+        moved = seen_plague[0] != plague
         for r in game.in_play:
             slot, here = slots[r], cubes[r]
-            key = (r == plague, *here, -1, *slot)
-            if keys[r] != key:
-                keys[r] = key
+            if seen_slots[r] != slot or seen_cubes[r] != here or (moved and (r == plague or r == seen_plague[0])):
+                seen_slots[r], seen_cubes[r] = list(slot), list(here)
                 row = [1.0, float(r == plague), float(len(slot)), 0.0, 0.0, 0.0, 0.0]
                 for q in range(n):
                     row[3 + rel[q]] = here[q]
@@ -88,7 +90,8 @@ class RattusObserver(Observer):
                 row += EMPTY_SLOTS[len(slot)]
                 base = self.o["regions"] + r * REGION_SIZE
                 out[base:base + REGION_SIZE] = row
-        out[self.o["palace"]:] = self._globals(state, rel, memo[3])
+        seen_plague[0] = plague
+        out[self.o["palace"]:] = self._globals(state, rel, memo[7])
         return out.copy()
 
     def _token_rows(self, state, player: int) -> list[list[float]]:

@@ -93,7 +93,7 @@ def test_memoised_observations_equal_fresh_ones():
     for n in (2, 3, 4):
         game = RattusGame(n, witch_peek_sequential=False)
         observer = RattusObserver(game)
-        for _ in range(4):
+        for _ in range(2):
             state = game.new_initial_state(rng)
             while not state.is_terminal:
                 for seat in range(n):
