@@ -153,10 +153,33 @@ def _count(denominations) -> list[int]:
 
 
 def action_label(state: KoehandelState, action: int) -> str:
-    """A readable name of a legal action: trade targets name the absolute seat and species."""
+    """A readable name of a legal action of the seat to move, in the words of its decision (§12.1)."""
+    s, decision = state, state.decision
     if A.TARGET <= action < A.PASS:
         offset, species = divmod(action - A.TARGET, NUM_SPECIES)
-        target = (state.current_player + offset + 1) % state.n
-        return f"trade with player_{target} for {SPECIES_NAMES[species]}"
-    return state.game.action_to_string(action)
+        return f"trade with player_{(s.current_player + offset + 1) % s.n} for {SPECIES_NAMES[species]}"
+    if A.CARD <= action < A.DONE:
+        value = DENOMINATIONS[action - A.CARD]
+        return (f"pay with a {value}" if decision == A.D_PAY else f"add a {value} to the offer"
+                if decision in (A.D_OFFER, A.D_COUNTER) else f"lay a {value}")
+    if A.LAY <= action < A.ACCEPT:
+        return f"lay a {DENOMINATIONS[action - A.LAY]} face down"
+    if A.ADD <= action < A.BID:
+        raise_by = A.RAISES[action - A.ADD]
+        return f"raise by {raise_by} (to {s.high + s.pending + raise_by})"
+    if A.SLAP < action <= A.SLAP + A.MAX_SLAP:
+        return f"commit {_cards(action - A.SLAP)}"
+    price = _cards(s.kstar) if decision == A.D_PED_BUYRIGHT else str(s.high)
+    labels = {
+        A.AUCTION: "look at the top card" if s.n == 2 else "auction the top card", A.TRADE: "cow trade",
+        A.END_TURN: "end the turn", A.PASS: "pass", A.BID: f"bid {s.high + s.pending}",
+        A.DECLINE: f"sell to player_{s.winner if decision == A.D_PED_BUYRIGHT else s.high_bidder}",
+        A.BUY: f"buy it yourself ({price})", A.NEVER: "never", A.TAKE: "take the pot",
+        A.ACCEPT: "accept the offer", A.COUNTER: "make a counter-offer", A.KEEP: "keep it", A.GIVE: "give it away",
+        A.DONE: "pay these cards" if decision == A.D_PAY else f"lay it face down ({_cards(sum(s.selection))})",
+    }
+    return labels.get(action, s.game.action_to_string(action))
 
+
+def _cards(count: int) -> str:
+    return f"{count} card{'' if count == 1 else 's'}"

@@ -35,7 +35,9 @@ def start_game(page, base, game, seats, seed):
     page.select_option("#game", game)
     page.select_option("#players", str(len(seats)))
     for index, seat in enumerate(seats):
-        page.select_option(f"#seat-{index}", seat)
+        page.select_option(f"#seat-{index}", "custom" if ":" in seat else seat)
+        if ":" in seat:  # a search agent with options, typed in
+            page.fill(f"#spec-{index}", seat)
     page.fill("#seed", str(seed))
     page.click("#start")
     page.wait_for_selector("#link-0")
@@ -48,7 +50,7 @@ def start_game(page, base, game, seats, seed):
 
 def test_david_goliath_in_the_browser(page, live_server):
     base = live_server(agent_delay=0.02)
-    start_game(page, base, "david_goliath", ["human", "heuristic", "random"], seed=7)
+    start_game(page, base, "david_goliath", ["human", "heuristic", "ismcts:iterations=5"], seed=7)
     clicks = 0
     while True:
         page.wait_for_selector("#hand button.card:enabled, [data-status=finished]")
@@ -62,6 +64,7 @@ def test_david_goliath_in_the_browser(page, live_server):
         page.wait_for_function(f"document.querySelector('#status').dataset.step !== '{step}'")
         clicks += 1
     assert clicks == 3 * 15  # three rounds of fifteen tricks (DG-4)
+    assert "player_2 (ismcts:iterations=5)" in page.inner_text("table")
     assert "Game over" in page.inner_text("#status") and "winners" in page.inner_text("#status")
     page.click("#replay-link")
     page.wait_for_selector("#replay-controls")
@@ -72,16 +75,17 @@ def test_david_goliath_in_the_browser(page, live_server):
                            ".some((th) => th.textContent === 'hand')")
 
 
-KOEHANDEL_PREFERENCES = ("DONE", "AUCTION", "PASS", "ACCEPT", "NEVER", "DECLINE", "TAKE", "END_TURN", "KEEP", "BID")
+KOEHANDEL_PREFERENCES = ("lay it face down", "pay these cards", "auction the top card", "pass", "accept the offer",
+                         "never", "sell to", "take the pot", "end the turn", "keep it", "bid")
 
 
 def preferred(labels, trade=True):
     """A move that keeps the game going: a cow trade when there is one, else auctions, passes, acceptances."""
     if trade:
         for label in labels:
-            if label == "TRADE" or label.startswith("trade with"):
+            if label == "cow trade" or label.startswith("trade with"):
                 return label
-    return next((label for want in KOEHANDEL_PREFERENCES for label in labels if label == want), labels[0])
+    return next((label for want in KOEHANDEL_PREFERENCES for label in labels if label.startswith(want)), labels[0])
 
 
 def test_koehandel_auction_and_cow_trade_in_the_browser(page, live_server):

@@ -50,7 +50,19 @@ def test_koehandel_trade_targets_name_the_seat_and_species():
     state = table.raw.state_
     label = module.action_label(state, A.target_action(2, 8))
     assert label == f"trade with player_{(state.current_player + 2) % 3} for cow"
-    assert module.action_label(state, A.AUCTION) == "AUCTION"
+    assert module.action_label(state, A.AUCTION) == "auction the top card"
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_koehandel_labels_every_legal_action_in_words(players):
+    table = Table("koehandel", players, seed=players)
+    rng = np.random.default_rng(players)
+    while not table.over:
+        legal = table.legal()
+        labels = [table.label(action) for action in legal]
+        assert len(set(labels)) == len(labels)  # one decision's choices are told apart
+        assert not any(label.isupper() or "(" in label and label.split("(")[0].isupper() for label in labels), labels
+        table.apply(int(legal[rng.integers(len(legal))]))
 
 
 @pytest.mark.parametrize("argv, words", [

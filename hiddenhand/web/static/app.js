@@ -45,18 +45,20 @@ async function lobby() {
   }
   function fillSeats() {
     const agents = game().agents[playersSelect.value];
-    seatsBox.replaceChildren(...Array.from({length: Number(playersSelect.value)}, (_, i) => h("div", {},
-      h("label", {}, `player_${i}: `),
-      h("select", {class: "seat", id: `seat-${i}`},
-        ["human", ...agents].map((name) => h("option", {value: name, selected: i === 0 ? name === "human" : name === "heuristic"}, name))),
-    )));
+    seatsBox.replaceChildren(...Array.from({length: Number(playersSelect.value)}, (_, i) => {
+      const spec = h("input", {class: "spec", id: `spec-${i}`, placeholder: catalog.search_example, hidden: true});
+      const select = h("select", {class: "seat", id: `seat-${i}`, onchange: () => { spec.hidden = select.value !== "custom"; }},
+        ["human", ...agents].map((name) => h("option", {value: name, selected: i === 0 ? name === "human" : name === "heuristic"}, name)),
+        h("option", {value: "custom"}, "search agent with options…"));
+      return h("div", {}, h("label", {}, `player_${i}: `), select, " ", spec);
+    }));
   }
   gameSelect.addEventListener("change", fillPlayers);
   playersSelect.addEventListener("change", fillSeats);
 
   async function start() {
     message.textContent = "";
-    const seats = [...seatsBox.querySelectorAll("select.seat")].map((s) => s.value);
+    const seats = [...seatsBox.querySelectorAll("select.seat")].map((s, i) => s.value === "custom" ? document.getElementById(`spec-${i}`).value.trim() : s.value);
     const body = {game: gameSelect.value, players: Number(playersSelect.value), seats};
     if (seedInput.value !== "") body.seed = Number(seedInput.value);
     try {
@@ -71,13 +73,14 @@ async function lobby() {
     h("h2", {}, "New game"),
     h("p", {}, h("label", {}, "Game: "), gameSelect, " ", h("label", {}, "Players: "), playersSelect),
     seatsBox,
-    h("p", {class: "muted"}, `Search agents take options, e.g. ${catalog.search_example} (type them in a seat with the API).`),
+    h("p", {class: "muted"}, `Search agents take options, e.g. ${catalog.search_example}: choose "search agent with options…".`),
     h("p", {}, h("label", {}, "Seed: "), seedInput),
     h("button", {class: "primary", id: "start", onclick: start}, "Start game"), message), links);
   fillPlayers();
 }
 
 // ------------------------------------------------------------------ table views
+const seatLabel = (frame, seat, name) => name + (seat === frame.seat ? " (you)" : frame.seats[seat] ? ` (${frame.seats[seat].player})` : "");
 const seatName = (frame, seat) => (seat === null || seat === undefined) ? "-" :
   (frame.seats[seat] ? frame.seats[seat].name : (seat === frame.num_players ? "dummy" : `seat ${seat}`));
 
@@ -103,7 +106,7 @@ function dgView(frame, play) {
     v.last_trick ? h("p", {class: "muted"}, "Last trick: ", v.last_trick.cards.map((t) => h("span", {}, `${seatName(frame, t.seat)} `, card(t.card, {small: true}), " ")),
       `→ ${seatName(frame, v.last_trick.winner)} takes it, ${seatName(frame, v.last_trick.goliath_taker)} takes the Goliath`) : null);
   const rows = v.seats.map((s) => h("tr", {class: [frame.to_move === s.seat ? "to-move" : "", s.seat === frame.seat ? "you" : ""].join(" ")},
-    h("td", {}, s.name + (s.seat === frame.seat ? " (you)" : "")), h("td", {}, s.total ?? "-"), h("td", {}, s.round_points),
+    h("td", {}, seatLabel(frame, s.seat, s.name)), h("td", {}, s.total ?? "-"), h("td", {}, s.round_points),
     h("td", {}, s.hand_size), h("td", {}, s.taken.map((c) => card(c, {small: true}))), h("td", {}, s.voids.join(", ")),
     s.hand ? h("td", {}, s.hand.map((c) => card(c, {small: true}))) : null));
   const table = h("section", {}, h("h2", {}, "Table"), h("table", {},
@@ -136,7 +139,7 @@ function khView(frame) {
       t.rounds.map((r, i) => h("p", {class: "muted"}, `Round ${i + 1}: ${r.response || ""} ${r.result ? `→ ${r.result} (${r.offer_cards} vs ${nCards(r.counter_cards)})` : ""}`))));
   }
   const rows = v.seats.map((s) => h("tr", {class: [frame.to_move === s.seat ? "to-move" : "", s.seat === frame.seat ? "you" : ""].join(" ")},
-    h("td", {}, s.name + (s.seat === frame.seat ? " (you)" : "")), h("td", {}, s.money_cards),
+    h("td", {}, seatLabel(frame, s.seat, s.name)), h("td", {}, s.money_cards),
     h("td", {}, Object.entries(s.animals).map(([sp, k]) => `${sp}×${k}`).join(", ") || "-"),
     h("td", {}, s.pedigrees.join(", ") || "-"), h("td", {}, s.highest_bid || ""),
     s.hand ? h("td", {}, moneyList(s.hand), ` = ${s.cash}`) : null));
