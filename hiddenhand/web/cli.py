@@ -43,13 +43,3 @@ def run(args: argparse.Namespace) -> int:
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
     return 0
 
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m hiddenhand.web.cli serve ...``: the same command without the package CLI."""
-    parser = argparse.ArgumentParser(prog="hiddenhand")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

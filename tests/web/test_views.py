@@ -1,11 +1,11 @@
 """The per-game views on their own: the David & Goliath last trick kept by ``track`` (also when the dummy of
-the two-player variant plays last inside a step, DG-5), the Koehandel action labels, the ``serve`` arguments."""
+the two-player variant plays last inside a step, DG-5), the Koehandel action labels, the ``serve`` command's argument checks."""
 
 import numpy as np
 import pytest
 
 from hiddenhand.envs.david_goliath.cards import CARD_VALUE, card_name
-from hiddenhand.web.cli import main as serve_main
+from hiddenhand.cli import main as cli_main
 from hiddenhand.web.table import Table, view_module
 
 
@@ -71,5 +71,5 @@ def test_koehandel_labels_every_legal_action_in_words(players):
     (["serve", "--idle-ttl", "-5"], "--idle-ttl must not be negative"),
 ])
 def test_serve_refuses_bad_arguments(argv, words, capsys):
-    assert serve_main(argv) == 2
+    assert cli_main(argv) == 2
     assert words in capsys.readouterr().err

@@ -1,6 +1,6 @@
 """Load test of the web server on the loopback interface: scripted clients play many games at once.
 
-``python tests/web/web_load.py --games 50`` starts ``python -m hiddenhand.web.cli serve`` (agents without delay)
+``python tests/web/web_load.py --games 50`` starts ``python -m hiddenhand serve`` (agents without delay)
 in a subprocess, plays ``--games`` David & Goliath games concurrently to the end (one human seat each, the
 client choosing random legal cards, long-polling while the agents move), and prints the moves per second
 (human moves through the API, and all moves), the median and 95th-percentile latency of a move request
@@ -59,7 +59,7 @@ async def run_load(base: str, games: int) -> dict:
 
 
 def serve(port: int, max_games: int) -> subprocess.Popen:
-    server = subprocess.Popen([sys.executable, "-m", "hiddenhand.web.cli", "serve", "--port", str(port),
+    server = subprocess.Popen([sys.executable, "-m", "hiddenhand", "serve", "--port", str(port),
                                "--agent-delay", "0", "--max-games", str(max_games)],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
