@@ -14,7 +14,7 @@ from openskill.models import PlackettLuce
 from tqdm import tqdm
 
 from hiddenhand.agents import env_options_for, load
-from hiddenhand.agents.tournament import GameRecord, TournamentResult, play_games
+from hiddenhand.agents.tournament import GameRecord, TournamentResult, play_games, save_records
 from hiddenhand.envs import make as make_env
 
 
@@ -81,7 +81,8 @@ class EvaluationResult:
         }
 
     def write(self, out_dir: Path) -> dict[str, Path]:
-        """Write ``games.csv``, ``summary.json`` and ``winrates.png`` into ``out_dir``; returns their paths."""
+        """Write ``games.csv``, ``summary.json``, ``winrates.png`` and ``records.json`` (the games with their
+        action histories, replayable with ``serve --records``) into ``out_dir``; returns their paths."""
         out_dir = Path(out_dir)
         out_dir.mkdir(parents=True, exist_ok=True)
         paths = {"games": out_dir / "games.csv", "summary": out_dir / "summary.json",
@@ -95,6 +96,7 @@ class EvaluationResult:
                 writer.writerow([index, r.seed, *r.lineup, *r.scores, " ".join(map(str, r.winners)),
                                  int(r.truncated)])
         paths["summary"].write_text(json.dumps(self.summary(), indent=2) + "\n")
+        paths["records"] = save_records(out_dir / "records.json", self.tournament, self.env_options)
         self._plot(paths["plot"])
         return paths
 

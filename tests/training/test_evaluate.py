@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from hiddenhand.agents.tournament import GameRecord, TournamentResult, run_tournament, wilson_interval
+from hiddenhand.agents.tournament import GameRecord, load_records, TournamentResult, run_tournament, wilson_interval
 from hiddenhand.training.evaluate import EvaluationResult, evaluate, rate
 
 Z = 1.959964
@@ -82,7 +82,9 @@ def test_same_records_whatever_the_workers(played):
 
 def test_report_files(played, tmp_path):
     paths = played.write(tmp_path / "report")
-    assert set(paths) == {"games", "summary", "plot"}
+    assert set(paths) == {"games", "summary", "plot", "records"}
+    assert [record["seed"] for record in load_records(paths["records"])["records"]] == \
+        [record.seed for record in played.tournament.records]
     with paths["games"].open() as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 12
