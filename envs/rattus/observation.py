@@ -68,11 +68,13 @@ class RattusObserver(Observer):
         written afresh in one assignment."""
         game = self.game
         memo = self._memo.get(player)
-        if memo is None or memo[0] != state.face or memo[1] != state.swapped_by or memo[2] != state.known:
+        if memo is None:
             memo = self._memo[player] = [
                 list(state.face), list(state.swapped_by), [list(row) for row in state.known],
                 np.zeros(self.layout.size, np.float32), [None] * NUM_REGIONS, [None] * NUM_REGIONS, [-1],
-                [int(game.starting_type[f]) for f in state.face], self._token_rows(state, player)]
+                [int(game.starting_type[f]) for f in state.face], self._token_rows(state, player, range(NUM_TOKENS))]
+        elif memo[0] != state.face or memo[1] != state.swapped_by or memo[2] != state.known:
+            self._refresh_tokens(state, player, memo)
         out, seen_slots, seen_cubes, seen_plague, token_rows = memo[3], memo[4], memo[5], memo[6], memo[8]
         plague, slots, cubes = state.plague, state.slots, state.cubes
         n = state.n
@@ -94,12 +96,28 @@ class RattusObserver(Observer):
         out[self.o["palace"]:] = self._globals(state, rel, memo[7])
         return out.copy()
 
-    def _token_rows(self, state, player: int) -> list[list[float]]:
-        """Per token id, its slot row as ``player`` sees it (mark, knowledge, swap, face if known)."""
+    def _refresh_tokens(self, state, player: int, memo: list) -> None:
+        """Rebuild the rows of tokens whose face, swap mark or knowledge changed, and forget the regions
+        holding them."""
+        faces, swaps, known = memo[0], memo[1], memo[2]
+        changed = [t for t in range(NUM_TOKENS) if faces[t] != state.face[t] or swaps[t] != state.swapped_by[t]
+                   or any(known[q][t] != state.known[q][t] for q in range(state.n))]
+        memo[0], memo[1], memo[2] = list(state.face), list(state.swapped_by), [list(row) for row in state.known]
+        memo[7] = [int(self.game.starting_type[f]) for f in state.face]
+        for t, row in zip(changed, self._token_rows(state, player, changed)):
+            memo[8][t] = row
+        changed_set = set(changed)
+        for r, slot in enumerate(state.slots):
+            if changed_set.intersection(slot):
+                memo[4][r] = None
+
+    def _token_rows(self, state, player: int, tokens) -> list[list[float]]:
+        """Per token id of ``tokens``, its slot row as ``player`` sees it (mark, knowledge, swap, face if
+        known)."""
         game, n = self.game, state.n
         rel = [(q - player) % n for q in range(n)]
         rows = []
-        for tid in range(NUM_TOKENS):
+        for tid in tokens:
             row = [0.0] * SLOT_SIZE
             row[0] = 1.0
             face = state.face[tid]
