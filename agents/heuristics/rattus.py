@@ -2,6 +2,15 @@
 RA-2), AM-1's card specialists and the ``contest`` bot. All read only their observation (``layout.views``)
 and the public game data (map, action decoding), so they play any seat and player count.
 
+* ``placer``: takes no card, places in a region with the most tokens, moves the plague and new rats
+  towards opposing cubes and away from its own (ties towards more opposing cubes).
+* ``peasant-rush``: a placer that takes the Peasant whenever it lacks it and places with the bonus.
+* ``merchant``, ``monk``, ``knight``, ``king``: a placer that takes and keeps that card and uses it
+  greedily (Merchant: cubes out of the most threatened region; Monk: a token from where it leads to where
+  others lead; Knight: the best of the two-step targets; King: bank a cube from the most exposed region).
+* ``contest``: a placer that takes a card an opponent took since its own last turn (abilities used are
+  not in the observation; a card changing hands is the visible sign of an opponent relying on it).
+
 Heuristic idea: a cube is worth keeping only if the plague will not eat it. The agent values a
 placement by the cubes it gains less the cubes it expects to lose there, a risk that grows with the
 region's tokens and with the plague's reach (the plague region and its neighbours, two steps with a
@@ -17,16 +26,15 @@ from __future__ import annotations
 import numpy as np
 
 from hiddenhand.envs.rattus import actions as A
-from hiddenhand.envs.rattus.config import KING, KNIGHT, MERCHANT, MONK, PEASANT, WITCH
+from hiddenhand.envs.rattus.config import KING, KNIGHT, MERCHANT, MONK, PEASANT
 from hiddenhand.envs.rattus.decisions import (
-    FINAL_ROUND, KNIGHT_STEP, MAIN, OPENING, PLAGUE_MOVE, SPREAD, WITCH_DECIDE, WITCH_SECOND,
+    KNIGHT_STEP, MAIN, OPENING, PLAGUE_MOVE, SPREAD, WITCH_DECIDE, WITCH_SECOND,
 )
 from hiddenhand.envs.rattus.observation import RattusObserver
 
 from ..base import Agent
 
-CARD_OF = {"peasant-rush": PEASANT, "merchant": MERCHANT, "monk": MONK, "knight": KNIGHT, "king": KING,
-           "witch": WITCH}
+CARD_OF = {"peasant-rush": PEASANT, "merchant": MERCHANT, "monk": MONK, "knight": KNIGHT, "king": KING}
 STYLES = ("heuristic", "placer", "contest", *CARD_OF)
 
 
