@@ -353,7 +353,7 @@ class RattusState(State):
             bonus = game.peasant_bonus if kind == A.PEASANT_PLACE else 0
             self._add_cubes(r, p, min(len(self.slots[r]) + bonus, self.supply[p]))
             self.placed = self.productive = True
-            if bonus or kind == A.PEASANT_PLACE:
+            if kind == A.PEASANT_PLACE:
                 self.used[PEASANT] = True
         elif kind == A.MERCHANT:  # RA-9
             f, t, m = args

@@ -440,3 +440,33 @@ def test_observation_never_shows_unknown_faces():
     for seat, expect in ((0, True), (1, False)):
         view = _slot_view(env, seat, "Gallia", 0)
         assert (view[10:].sum() > 0) == expect and view[2 + (0 - seat) % 2] == 1
+
+
+@pytest.mark.parametrize("option,ends", [(True, False), (False, True)])
+def test_end_check_of_every_player_option(option, ends):
+    """RA-17: ``end_check_active_player_only=False`` also ends on another player's empty supply."""
+    env = make(2, options={"end_check_active_player_only": option}, active=0, plague="Anglia",
+               tokens={"Gallia": ["?"]}, cubes={"Italia": [0, 20]})
+    act(env, "PLACE Gallia", "END", "MOVE Scandia")
+    assert (st(env).end_reason == 1) == ends
+
+
+@pytest.mark.parametrize("option,ends", [(True, True), (False, False)])
+def test_palace_counts_as_on_board_option(option, ends):
+    """RA-17: with ``palace_counts_as_on_board=False`` palace cubes keep the trigger from firing."""
+    env = make(2, options={"palace_counts_as_on_board": option}, active=0, plague="Anglia",
+               tokens={"Gallia": ["?"]}, cubes={"Italia": [17, 0]}, palace=[2, 0])
+    act(env, "PLACE Gallia", "END", "MOVE Scandia")
+    assert (st(env).end_reason == 1) == ends
+
+
+def test_a_second_swap_overwrites_swapped_by():
+    """AM-2: a later swap by another seat replaces the mark."""
+    env = make(2, active=0, holders={"Witch": 0}, plague="Anglia",
+               tokens={"Gallia": ["?"], "Italia": ["?"], "Hungaria": ["?"]})
+    act(env, "PEEK Gallia:0", "PEEK Italia:0", "SWAP", "PLACE Hungaria", "END", "MOVE Scandia")
+    s = st(env)
+    italia = s.slots[region(env, "Italia")][0]
+    assert s.swapped_by[italia] == 0
+    act(env, "TAKE Witch", "PEEK Italia:0", "PEEK Hungaria:0", "SWAP")
+    assert s.swapped_by[italia] == 1 and s.slots[region(env, "Hungaria")][0] == italia
