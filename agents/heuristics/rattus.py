@@ -258,8 +258,20 @@ def calibrate(games: int = 1000, players=(2, 3, 4), **options) -> dict:
         row["G3"] = (sum(r >= fair for r in row["vs_peasant-rush"].values()) >= 2
                      and all(r <= 1.5 * fair for r in row["vs_placer"].values()))
         report[n] = row
-        print(f"{n} players: {row}", flush=True)
+        print(format_row(n, row), flush=True)
     return report
+
+
+def format_row(n: int, row: dict) -> str:
+    """One player count's figures as text."""
+    endings = ", ".join(f"{name} {share:.0%}" for name, share in row["endings"].items())
+    lines = [f"{n} players: placer self-play endings: {endings}; mean placer score "
+             f"{row['mean_placer_score']:.1f}; G1 {'pass' if row['G1'] else 'fail'}, "
+             f"G2 {'pass' if row['G2'] else 'fail'}, G3 {'pass' if row['G3'] else 'fail'}"]
+    for field in ("peasant-rush", "placer"):
+        rates = ", ".join(f"{style} {rate:.2f}" for style, rate in row[f"vs_{field}"].items())
+        lines.append(f"  one specialist vs {n - 1} {field} (fair {1 / n:.2f}): {rates}")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
