@@ -194,7 +194,12 @@ def position(game, base: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]
             raise SnapshotError(f"rattus: position {where}: {name!r} is not a region; regions: {list(game.regions)}")
         return index[name]
 
-    active = spec.get("active", 0)
+    def seat(value: Any, where: str) -> int:
+        if not _is_int(value) or not 0 <= value < n:
+            raise SnapshotError(f"rattus: position {where}: {value!r} is not a seat 0..{n - 1}")
+        return value
+
+    active = seat(spec.get("active", 0), "active")
     data.update(phase=MAIN, active=active, current_player=active, start_seat=spec.get("start_seat", active),
                 opening_step=len(data["opening_order"]), card_taken=False, placed=False, used=[False] * 6,
                 productive=False, regular_turns=spec.get("regular_turns", 0), no_progress=spec.get("no_progress", 0))
@@ -207,10 +212,10 @@ def position(game, base: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]
     if "plague" in spec:
         data["plague"] = region(spec["plague"], "plague")
     holders = [-1] * 6
-    for card, seat in spec.get("holders", {}).items():
+    for card, who in spec.get("holders", {}).items():
         if card not in CARDS:
             raise SnapshotError(f"rattus: position holders: {card!r} is not a card; cards: {list(CARDS)}")
-        holders[CARDS.index(card)] = seat
+        holders[CARDS.index(card)] = seat(who, f"holders.{card}")
     data["holder"] = holders
     # tokens: free ids in the base deal's order (supply, removed, then the board's)
     order = data["rat_supply"] + data["removed"] + [t for slot in data["slots"] for t in slot]
@@ -241,12 +246,13 @@ def position(game, base: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]
     data["rat_supply"], data["removed"] = sorted(free[:supply]), sorted(free[supply:supply + removed])
     data["revealed"] = free[supply + removed:]
     known = [[False] * NUM_TOKENS for _ in range(n)]
-    for seat, places in spec.get("known", {}).items():
+    for who, places in spec.get("known", {}).items():
+        who = seat(who, "known")
         for r_name, s in places:
             slot = data["slots"][region(r_name, "known")]
             if not 0 <= s < len(slot):
                 raise SnapshotError(f"rattus: position known: {r_name} has no slot {s}")
-            known[seat][slot[s]] = True
+            known[who][slot[s]] = True
     data["known"] = known
     data["swapped_by"] = [-1] * NUM_TOKENS
     return data

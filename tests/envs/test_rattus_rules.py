@@ -470,3 +470,10 @@ def test_a_second_swap_overwrites_swapped_by():
     assert s.swapped_by[italia] == 0
     act(env, "TAKE Witch", "PEEK Italia:0", "PEEK Hungaria:0", "SWAP")
     assert s.swapped_by[italia] == 1 and s.slots[region(env, "Hungaria")][0] == italia
+
+
+def test_position_seats_are_checked():
+    env = make(2)
+    for spec in ({"active": 5}, {"holders": {"King": 2}}, {"known": {"0": []}}):
+        with pytest.raises(ValueError, match="is not a seat"):
+            env.unwrapped.set_position(seed=0, **spec)
