@@ -16,10 +16,12 @@ pytest.importorskip("ray.rllib", reason="the rllib extra is not installed: pip i
 
 from hiddenhand.agents import load
 from hiddenhand.envs import make
+from hiddenhand.envs.registry import REGISTRY
 from hiddenhand.envs.core.options import ConfigError
 from hiddenhand.training.rllib import train_main
 from hiddenhand.training.rllib.cluster import ClusterError, start
 from hiddenhand.training.rllib.config import load_rllib_config, presets, with_overrides
+from hiddenhand.training.rllib.env import LeagueEnv
 from hiddenhand.training.rllib.league import LEARNER, League, snapshot_id
 from hiddenhand.training.rllib.trainer import train
 
@@ -140,3 +142,32 @@ def test_unreachable_address_fails_fast_with_a_clear_error(tmp_path, capsys, mon
     assert f"no Ray cluster answers at '127.0.0.1:{port}'" in capsys.readouterr().err
     assert time.monotonic() - started < 30
     assert not (tmp_path / "run" / "checkpoints").exists()
+
+
+@pytest.mark.parametrize("game", sorted(REGISTRY))
+def test_league_env_plays_every_game_with_terminal_rewards_for_each_neural_seat(game):
+    """Baseline seats move inside the env; each neural seat sees only its own turns, legal masks, and
+    gets its terminal reward at the end whoever moved last (the SB3 trainer's convention)."""
+    env = LeagueEnv({"game": game, "env": {"reward_mode": "score_margin"}, "dense_reward": True, "seed": 1})
+    seats = env.possible_agents
+    env.set_lineup({seat: ("heuristic", "random", LEARNER, snapshot_id(0))[i % 4] for i, seat in enumerate(seats)})
+    rng = np.random.default_rng(0)
+    observations, _ = env.reset(seed=5)
+    neural = set(env.agents)
+    assert neural == {seat for i, seat in enumerate(seats) if i % 4 >= 2}
+    returns = dict.fromkeys(neural, 0.0)
+    for _ in range(20_000):
+        (agent, seen), = observations.items()
+        assert agent in neural and seen["observations"].shape == env.observation_spaces[agent]["observations"].shape
+        action = int(rng.choice(np.flatnonzero(seen["action_mask"])))
+        observations, rewards, terminateds, truncateds, infos = env.step({agent: action})
+        for seat, reward in rewards.items():
+            returns[seat] += reward
+        if terminateds["__all__"] or truncateds["__all__"]:
+            break
+    else:
+        pytest.fail("the game did not end")
+    assert set(observations) == set(rewards) == set(infos) <= neural
+    for seat in observations:
+        assert returns[seat] == pytest.approx(env.aec.rewards[seat])
+        assert infos[seat]["won"] == (seats.index(seat) in env.aec.state_.winners())

@@ -34,19 +34,22 @@ def start(address: str | None, num_cpus: int, timeout_s: float) -> dict:
                                f"authentication, RAY_AUTH_MODE=token with its token in RAY_AUTH_TOKEN or "
                                f"~/.ray/auth_token") from None
     else:
-        ray.init(num_cpus=num_cpus or os.cpu_count(), include_dashboard=False, runtime_env=runtime_env,
-                 logging_level="ERROR", log_to_driver=False)
+        # "local": a new instance here, never one found running on this machine or named by RAY_ADDRESS
+        ray.init(address="local", num_cpus=num_cpus or os.cpu_count(), include_dashboard=False,
+                 runtime_env=runtime_env, logging_level="ERROR", log_to_driver=False)
     return ray.cluster_resources()
 
 
 def apply_auth_settings() -> None:
     """Token authentication for joining a cluster: RAY_AUTH_MODE as set, else ``token`` when a token is
-    at hand (as `ray start` does); re-read by Ray here, as it reads its settings once at import."""
-    from ray._raylet import Config
+    at hand (as `ray start` does); re-read here, as Ray reads its settings once at import and caches the
+    token it loaded (for an earlier cluster in this process)."""
+    from ray._raylet import AuthenticationTokenLoader, Config
 
     if "RAY_AUTH_MODE" not in os.environ and any(_tokens()):
         os.environ["RAY_AUTH_MODE"] = "token"
     Config.initialize("")
+    AuthenticationTokenLoader.instance().reset_cache()
 
 
 def _tokens() -> tuple:
