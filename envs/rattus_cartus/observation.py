@@ -195,14 +195,16 @@ class RattusCartusObserver(Observer):
         self._reshuffled = [0] * NUM_KINDS
 
     def _commit(self, state: RattusCartusState, p: int, item: int) -> None:
-        """A D4 commit: one card of ``item`` from ``p``'s hand to its committed cards (``p``'s cards seen
-        outside the nun row stay as they were: it counts both)."""
+        """A D4 commit: one card of ``item`` from ``p``'s hand to its committed cards: hand size and committed
+        count (``p`` has entered and is not revealed); ``p``'s cards seen outside the nun row stay as they
+        were (it counts both)."""
         W = self._W
         at = self._M_PRIV + p * self._PRIVATE
         W[at + item] = state.hands[p][item]
         W[at + 2 * NUM_ITEMS + item] = state.committed[p][item]
-        W[self._M_SEATS + p * SEAT_FEATURES + 1] = state.hand_size[p]
-        self._write_counts(state, p)
+        at = self._M_SEATS + p * SEAT_FEATURES
+        W[at + 1] = state.hand_size[p]
+        W[at + 3] = W[at + 33] = sum(state.committed[p])
 
     def _update(self, state: RattusCartusState, changes: list[tuple[int, int, int]]) -> None:
         """Replay ``changes`` (see :mod:`.changes`), compare the other groups, then rewrite the counts, ranks
@@ -212,8 +214,12 @@ class RattusCartusObserver(Observer):
         counts, cells, kinds = self._counts, self._seen_cells, self._seen_kinds
         due = False  # anything for _finish
         for code, p, i in changes:
-            if code == COMMIT:
-                self._commit(state, p, i)
+            if code == COMMIT:  # the committer may have been revealed since (auto_resolve_forced)
+                at = self._M_PRIV + p * P
+                W[at + i] = state.hands[p][i]
+                W[at + 2 * NUM_ITEMS + i] = state.committed[p][i]
+                W[S + p * F + 1] = state.hand_size[p]
+                counts[p] = due = True
             elif code == HAND:
                 W[self._M_PRIV + p * P + i] = state.hands[p][i]
                 W[S + p * F + 1] = state.hand_size[p]
@@ -238,8 +244,8 @@ class RattusCartusObserver(Observer):
                 W[S + p * F + 1] = state.hand_size[p]
                 counts[p] = due = True
             elif code == TURN:
-                self._write_turn(state, p)
-                counts[p] = due = True
+                if self._write_turn(state, p):
+                    counts[p] = due = True
             elif code == RATS:
                 W[S + p * F] = state.rats[p]
             elif code == TAKEN:
@@ -364,22 +370,31 @@ class RattusCartusObserver(Observer):
                 for place, (_, _, p) in enumerate(ranked, 1):
                     W[at + p * SEAT_FEATURES + c] = place
 
-    def _write_turn(self, state: RattusCartusState, p: int) -> None:
-        """Seat ``p``'s supply slot, entered slot, entry position and order, Pass cards and announcement."""
+    def _write_turn(self, state: RattusCartusState, p: int) -> bool:
+        """Seat ``p``'s supply slot, entered slot, entry position and order, Pass cards and announcement;
+        True when the entered slot changed (the committed counts follow it)."""
         W = self._W
         at = self._M_SEATS + p * SEAT_FEATURES
-        for memo, slot, column in ((self._supply_slot, state.supply_slot[p], 6), (self._entered, state.entered[p], 9)):
-            was = memo[p]
-            if slot != was:
-                if was >= 0:
-                    W[at + column + was] = 0.0
-                if slot >= 0:
-                    W[at + column + slot] = 1.0
-                memo[p] = slot
+        slot, was = state.supply_slot[p], self._supply_slot[p]
+        if slot != was:
+            if was >= 0:
+                W[at + 6 + was] = 0.0
+            if slot >= 0:
+                W[at + 6 + slot] = 1.0
+            self._supply_slot[p] = slot
         W[at + 4] = state.announced[p] >= 0
         W[at + 12] = state.entry_pos[p] + 1
         W[at + 13] = state.entry_order[p] + 1
         W[at + 14] = state.passes[p]
+        slot, was = state.entered[p], self._entered[p]
+        if slot == was:
+            return False
+        if was >= 0:
+            W[at + 9 + was] = 0.0
+        if slot >= 0:
+            W[at + 9 + slot] = 1.0
+        self._entered[p] = slot
+        return True
 
     def _sync_seats(self, state: RattusCartusState) -> bool:
         """The start player, the special-action player and the phase; True when the phase changed (the

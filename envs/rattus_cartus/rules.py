@@ -20,7 +20,7 @@ from ..core.options import Options
 from . import actions as A
 from . import config as C
 from .cards import (
-    BREWERY, BUILDINGS, BUILDINGS_IN_GAME, BUILDING_CLASS, CASTLE, CLASS_ITEMS, COMMITTABLE, FARM, FLUTE, GOLD,
+    BREWERY, BUILDINGS, BUILDINGS_IN_GAME, BUILDING_CLASS, CASTLE, COMMITTABLE, FARM, FLUTE, GOLD,
     HOSPITAL, INITIAL_HAND, INITIAL_RATS, ITEM_TYPE, I_FLUTE, I_JOKER, I_PASS, I_SWORD, JOKER, KIND_COPIES,
     MARKETPLACE, MONASTERY, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE, OFFICE, PALACE, PASS,
     PLAYER_COUNT_TABLE, RAT_CATCHER, SPECIAL_COPIES, SWORD, TENT, TREASURY, WATCHTOWER,
@@ -105,6 +105,8 @@ class RattusCartusGame(Game):
         self.pass_action = self.layout.start("pass")
         self.stop_action = self.layout.start("stop")
         self.target_start = self.layout.start("target")
+        slots = tuple(range(self.slot_start, self.slot_start + self.k))
+        self.slots_mask, self.slots_pass_mask = self.mask_of(slots), self.mask_of(slots + (self.pass_action,))
 
     def __reduce__(self):
         """Pickles and copies rebuild the game from its options (the action layout holds lambdas)."""
@@ -283,6 +285,7 @@ class RattusCartusState(State):
         self.tick = 0
         self.changes: list[tuple[int, int, int]] = []
         self.quiet = False
+        self._mask: np.ndarray | None = None  # legal_mask() until the state changes
 
     # ================================================================== setup (§2.2)
     def setup(self, rng: np.random.Generator) -> None:
@@ -305,21 +308,27 @@ class RattusCartusState(State):
         self.bdeck = shuffled[:len(shuffled) - game.replacement]
         self.start = int(rng.integers(n)) if game.start_player == "random" else game.start_player  # R-A5
         self._begin_round()
-        self._settle()
+        if game.auto_resolve_forced:
+            self._settle()
         self._rng = None
 
     # ================================================================== transitions
     def legal_mask(self) -> np.ndarray:
+        mask = self._mask
+        if mask is None:
+            mask = self._mask = self._legal_mask()
+        return mask
+
+    def _legal_mask(self) -> np.ndarray:
         game = self.game
         d = self.decision
         p = self.current_player
         if d == D4:
             return game.mask_of(self._card_actions(self.hands[p], True) + (game.stop_action,))
         if d == D1:
-            return game.mask_of(tuple(range(game.slot_start, game.slot_start + game.k)))
+            return game.slots_mask
         if d == D3:
-            slots = tuple(range(game.slot_start, game.slot_start + game.k))
-            return game.mask_of(slots + (game.pass_action,) if self._may_pass(p) else slots)
+            return game.slots_pass_mask if self._may_pass(p) else game.slots_mask
         if d == D2 or d == D8:
             return game.mask_of(self._positions(p))
         if d == D6 or d == D10:
@@ -366,16 +375,22 @@ class RattusCartusState(State):
         self.tick += 1
         self.changes.clear()
         self.quiet = self.decision == D4 and action != self.game.stop_action
+        mask, self._mask = self._mask, None
         self._apply(action)
-        self._settle()
+        if self.game.auto_resolve_forced:
+            self._settle()
+        if self.quiet and mask is not None:  # the mask holds while the committed card's action is left
+            _, p, item = self.changes[0]
+            hand = self.hands[p]
+            if hand[item] if item >= NUM_KINDS or self.game.full_choice else \
+                    any(hand[item - item % 5:item - item % 5 + 5]):
+                self._mask = mask
         self._rng = None
 
     def _settle(self) -> None:
         """With ``auto_resolve_forced``, play every decision that has a single legal option (§8.3)."""
-        if not self.game.auto_resolve_forced:
-            return
         while not self.is_terminal:
-            legal = np.flatnonzero(self.legal_mask())
+            legal = np.flatnonzero(self._legal_mask())
             if len(legal) != 1:
                 return
             self.quiet = False
@@ -745,7 +760,7 @@ class RattusCartusState(State):
                     if item < NUM_KINDS:
                         self.changes.append((LOCATED, p, item))
             self._gain_influence(p, cls, self._m(p))
-            mismatched = sum(committed[:NUM_KINDS]) - sum(committed[i] for i in CLASS_ITEMS[cls])
+            mismatched = sum(committed[:NUM_KINDS]) - sum(committed[cls * 5:cls * 5 + 5])  # its own kinds
             self.rats[p] += mismatched
             self.changes.append((RATS, p, 0))
 
@@ -997,6 +1012,7 @@ class RattusCartusState(State):
     def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
         resample_hidden(self, player, rng)
         self.tick += 2  # a change outside apply: observers rebuild
+        self._mask = None
 
 
 def _rebuild_game(config: dict[str, Any]) -> RattusCartusGame:
