@@ -7,6 +7,8 @@ Witch peeks, which follow the token); others' knowledge shows as public "known b
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 from ..core.game import Observer
@@ -17,6 +19,8 @@ from .decisions import FINAL_ROUND, KNIGHT_STEP, OVER, PHASE_NAMES, WITCH_DECIDE
 P = 4  # seat columns
 SLOT_SIZE = 2 + 2 * P + 9  # present, mark, known by (4), swapped by (4), limit, #M, #A, class counts (6)
 REGION_SIZE = 3 + P + SLOTS * SLOT_SIZE  # in play, plague, tokens, cubes (4), slots
+EMPTY_SLOTS = [[0.0] * (SLOT_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
+PACK_REGION = struct.Struct(f"{REGION_SIZE}f")  # a region row written into the float32 vector in one call
 
 
 class RattusObserver(Observer):
@@ -51,11 +55,12 @@ class RattusObserver(Observer):
         # per token type: limit, #M, #A, class counts
         self.face_rows = [[tt.limit, tt.m, tt.a, *tt.classes] for tt in game.types]
         #: seat -> [faces, swap marks, knowledge (copies: the key), vector, slots and cubes per region and the
-        #: plague region as last written, starting mark by token id, slot rows by token id (49 x 19), the key
+        #: plague region as last written, starting mark by token id, slot rows by token id, the key
         #: of the slow global blocks, the indices of the per-step blocks written last]
         self._memo: dict[int, list] = {}
         first = lay.offset("palace")
         self.g = {name: lay.offset(name) - first for name in lay.shapes if name != "regions"}
+        self.pack_slow = struct.Struct(f"{lay.offset('phase') - first}f")
 
     def invalidate(self) -> None:
         self._memo = {}
@@ -72,7 +77,7 @@ class RattusObserver(Observer):
                 list(state.face), list(state.swapped_by), [list(row) for row in state.known],
                 np.zeros(self.layout.size, np.float32), [None] * NUM_REGIONS, [None] * NUM_REGIONS, [-1],
                 [int(game.starting_type[f]) for f in state.face],
-                np.array(self._token_rows(state, player, range(NUM_TOKENS)), np.float32), None, []]
+                self._token_rows(state, player, range(NUM_TOKENS)), None, []]
         elif memo[0] != state.face or memo[1] != state.swapped_by or memo[2] != state.known:
             self._refresh_tokens(state, player, memo)
         out, seen_slots, seen_cubes, seen_plague, token_rows = memo[3], memo[4], memo[5], memo[6], memo[8]
@@ -84,22 +89,19 @@ class RattusObserver(Observer):
             slot, here = slots[r], cubes[r]
             if seen_slots[r] != slot or seen_cubes[r] != here or (moved and (r == plague or r == seen_plague[0])):
                 seen_slots[r], seen_cubes[r] = list(slot), list(here)
-                head = [1.0, float(r == plague), float(len(slot)), 0.0, 0.0, 0.0, 0.0]
+                row = [1.0, float(r == plague), float(len(slot)), 0.0, 0.0, 0.0, 0.0]
                 for q in range(n):
-                    head[3 + rel[q]] = here[q]
-                at = self.o["regions"] + r * REGION_SIZE
-                out[at:at + 3 + P] = head
-                at += 3 + P
+                    row[3 + rel[q]] = here[q]
                 for tid in slot:
-                    out[at:at + SLOT_SIZE] = token_rows[tid]
-                    at += SLOT_SIZE
-                out[at:self.o["regions"] + (r + 1) * REGION_SIZE] = 0.0
+                    row += token_rows[tid]
+                row += EMPTY_SLOTS[len(slot)]
+                PACK_REGION.pack_into(out, 4 * (self.o["regions"] + r * REGION_SIZE), *row)
         seen_plague[0] = plague
         key = (tuple(state.palace), tuple(state.supply), tuple(state.holder), tuple(state.rat_supply),
                tuple(state.removed), tuple(state.revealed))
         if memo[9] != key:
             memo[9] = key
-            out[self.o["palace"]:self.o["phase"]] = self._slow(state, rel, memo[7])
+            self.pack_slow.pack_into(out, 4 * self.o["palace"], *self._slow(state, rel, memo[7]))
         for i in memo[10]:
             out[i] = 0.0
         memo[10] = []
@@ -162,16 +164,19 @@ class RattusObserver(Observer):
         """Rebuild the rows of tokens whose face, swap mark or knowledge changed, and forget the regions
         holding them."""
         faces, swaps, known = memo[0], memo[1], memo[2]
-        changed = [t for t in range(NUM_TOKENS) if faces[t] != state.face[t] or swaps[t] != state.swapped_by[t]
-                   or any(known[q][t] != state.known[q][t] for q in range(state.n))]
+        found: set[int] = set()
+        for mine, now in ((faces, state.face), (swaps, state.swapped_by), *zip(known, state.known)):
+            if mine != now:
+                found.update(t for t in range(NUM_TOKENS) if mine[t] != now[t])
+        changed = sorted(found)
+        if faces != state.face:
+            memo[7] = [int(self.game.starting_type[f]) for f in state.face]
         memo[0], memo[1], memo[2] = list(state.face), list(state.swapped_by), [list(row) for row in state.known]
-        memo[7] = [int(self.game.starting_type[f]) for f in state.face]
         for t, row in zip(changed, self._token_rows(state, player, changed)):
             memo[8][t] = row
         memo[9] = None  # the supply's mark count may have changed
-        changed_set = set(changed)
         for r, slot in enumerate(state.slots):
-            if changed_set.intersection(slot):
+            if found.intersection(slot):
                 memo[4][r] = None
 
     def _token_rows(self, state, player: int, tokens) -> list[list[float]]:
