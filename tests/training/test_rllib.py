@@ -171,3 +171,14 @@ def test_league_env_plays_every_game_with_terminal_rewards_for_each_neural_seat(
     for seat in observations:
         assert returns[seat] == pytest.approx(env.aec.rewards[seat])
         assert infos[seat]["won"] == (seats.index(seat) in env.aec.state_.winners())
+
+
+def test_threshold_snapshot_needs_a_block_of_games_at_the_win_rate():
+    league = League(window=2, probabilities=(0.5, 0.25, 0.25), baselines=["random"])
+    assert not league.passes(0.9, 30, threshold=0.6, min_games=50)  # 30 games: too few yet
+    assert league.passes(0.5, 30, threshold=0.6, min_games=50)  # 60 games at (27 + 15) / 60 = 0.7
+    assert not league.passes(0.5, 60, threshold=0.6, min_games=50)  # a new block, below the threshold
+    assert not league.passes(1.0, 60, threshold=0.0, min_games=50)  # 0: threshold snapshots off
+    league.passes(0.9, 30, threshold=0.6, min_games=50)
+    league.add_snapshot(step=100)
+    assert league.block_games == 0  # a snapshot starts a new block

@@ -33,7 +33,7 @@ SB3_ONLY = ("n_envs", "vec_env", "imitation")
 @dataclass(frozen=True)
 class LeagueConfig:
     """Snapshots besides ``pool.snapshot_every``: when the learner's win rate against the league reaches
-    ``win_rate_threshold`` (0: off) over at least ``min_episodes`` episodes of one iteration."""
+    ``win_rate_threshold`` (0: off) over a block of at least ``min_episodes`` games since the last one."""
 
     win_rate_threshold: float = _field(0.0, min=0, max=1)
     min_episodes: int = _field(50, min=1, max=1_000_000)

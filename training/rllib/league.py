@@ -8,7 +8,8 @@ with the pool probabilities of the preset (an empty group is skipped, the others
 the learner fills in while there is nothing else). The
 policy-mapping function reads the line-up from the episode. The driver holds the :class:`League` and
 pushes it to every env runner after each change; the env runners log win rates per module and the
-learner's per opponent kind, which the driver reads to decide on threshold snapshots.
+learner's per opponent kind (means over each training iteration), which the driver adds up into
+blocks of games to decide on threshold snapshots.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from ray.rllib.callbacks.callbacks import RLlibCallback
 
 LEARNER = "learner"
 BASELINE_MODULES = ("heuristic", "random")
-#: Episodes a win rate is averaged over (per env runner).
-WIN_RATE_WINDOW = 200
+#: Most games a win rate is averaged over within an iteration (per env runner).
+WIN_RATE_WINDOW = 1000
 
 
 def snapshot_id(slot: int) -> str:
@@ -44,6 +45,22 @@ class League:
     filled: list[int] = field(default_factory=list)  # snapshot slots in use, oldest first
     snapshots_taken: int = 0
     last_snapshot_step: int = 0
+    block_wins: float = 0.0  # learner wins and games since the last snapshot or failed block
+    block_games: int = 0
+
+    def passes(self, win_rate: float | None, games: int, threshold: float, min_games: int) -> bool:
+        """Add an iteration's learner win rate over ``games`` games; True when a block of at least
+        ``min_games`` games since the last snapshot reaches ``threshold`` (0: never). A block that
+        falls short starts the next one."""
+        if not threshold or win_rate is None or not games:
+            return False
+        self.block_wins += win_rate * games
+        self.block_games += games
+        if self.block_games < min_games:
+            return False
+        passed = self.block_wins / self.block_games >= threshold
+        self.block_wins, self.block_games = 0.0, 0
+        return passed
 
     def add_snapshot(self, step: int) -> str:
         """The slot the learner is copied into next (the oldest once all ``window`` slots are in use)."""
@@ -51,6 +68,7 @@ class League:
         self.filled = [s for s in self.filled if s != slot] + [slot]
         self.snapshots_taken += 1
         self.last_snapshot_step = step
+        self.block_wins, self.block_games = 0.0, 0
         return snapshot_id(slot)
 
     def lineup(self, seats: list[str], rng: np.random.Generator) -> dict[str, str]:

@@ -246,10 +246,8 @@ def train(config: RLlibConfig, run_dir: str | Path, resume: bool = False, progre
             league_stats = result[ENV_RUNNER_RESULTS].get("league", {})
             win_rate = league_stats.get("win_rate", {}).get(LEARNER)
             episodes = result[ENV_RUNNER_RESULTS].get("num_episodes", 0)
-            threshold = config.league.win_rate_threshold
-            if steps - league.last_snapshot_step >= t.pool.snapshot_every or (
-                    threshold and win_rate is not None and win_rate >= threshold
-                    and episodes >= config.league.min_episodes):
+            passed = league.passes(win_rate, episodes, config.league.win_rate_threshold, config.league.min_episodes)
+            if passed or steps - league.last_snapshot_step >= t.pool.snapshot_every:
                 _snapshot(algo, league, steps)
             elapsed = wall_before + time.perf_counter() - started
             scalars = _scalars({k: result.get(k, {}) for k in (ENV_RUNNER_RESULTS, LEARNER_RESULTS)})
