@@ -109,6 +109,7 @@ class RattusCartusObserver(Observer):
         self._seen_rows = [False] * n
         self._seen_cells: list[tuple[int, int]] = []
         self._seen_kinds = list(_NO_KINDS)  # kinds whose seen_outside cells to rewrite for every seat
+        self._kinds_due = False  # any of them
         self._ranks_due = [False] * NUM_CLASSES  # classes whose ranks to rewrite
         self.invalidate()
 
@@ -165,6 +166,7 @@ class RattusCartusObserver(Observer):
         n = self._n
         self._M.fill(0.0)
         self._reset_memos()
+        self._gold = _gold_public(self.game, state)  # the building set is fixed
         self._W[1], self._W[7] = self.game.rounds, self.game.k
         self._seen_rows[:] = [True] * n
         self._ranks_due[:] = [True] * NUM_CLASSES
@@ -180,6 +182,7 @@ class RattusCartusObserver(Observer):
             changes += [(INFLUENCE, p, i) for i, level in enumerate(state.level[p]) if level]
             changes += [(PEEK, p, i) for i, count in enumerate(state.peek_count[p]) if count or state.peeked[p][i]]
         self._update(state, changes)
+        self._finish(state)  # every row and rank
 
     def _reset_memos(self) -> None:
         """The values a table of zeros shows, for each group compared with the state."""
@@ -213,26 +216,38 @@ class RattusCartusObserver(Observer):
         S, P = self._M_SEATS, self._PRIVATE
         counts, cells, kinds = self._counts, self._seen_cells, self._seen_kinds
         due = False  # anything for _finish
-        for code, p, i in changes:
-            if code == COMMIT:  # the committer may have been revealed since (auto_resolve_forced)
-                at = self._M_PRIV + p * P
-                W[at + i] = state.hands[p][i]
-                W[at + 2 * NUM_ITEMS + i] = state.committed[p][i]
-                W[S + p * F + 1] = state.hand_size[p]
-                counts[p] = due = True
+        for code, p, i in changes:  # the most frequent first
+            if code == TURN:
+                if self._write_turn(state, p):
+                    counts[p] = True
             elif code == HAND:
                 W[self._M_PRIV + p * P + i] = state.hands[p][i]
                 W[S + p * F + 1] = state.hand_size[p]
                 if i < NUM_KINDS:
                     cells.append((p, i))
                     due = True
+            elif code == COMMIT:  # the committer may have been revealed since (auto_resolve_forced)
+                at = self._M_PRIV + p * P
+                W[at + i] = state.hands[p][i]
+                W[at + 2 * NUM_ITEMS + i] = state.committed[p][i]
+                W[S + p * F + 1] = state.hand_size[p]
+                counts[p] = True
+            elif code == PEEK:
+                W[self._M_LOOKS + p * NUN_ROW_SIZE + i] = state.peek_count[p][i]
+                if state.peeked[p][i]:
+                    row = self._M_PRIV + p * P + 3 * NUM_ITEMS + 2 + i * (NUM_KINDS + 1)
+                    W[row + state.nun_row[i]] = 1.0
+                    W[row + NUM_KINDS] = 1.0
+            elif code == RATS:
+                W[S + p * F] = state.rats[p]
             elif code == PENDING:
                 W[self._M_PRIV + p * P + NUM_ITEMS + i] = state.pending[p][i]
-                counts[p] = due = True
+                counts[p] = True
                 if i < NUM_KINDS:
                     cells.append((p, i))
+                    due = True
             elif code == LOCATED:
-                kinds[i] = due = True
+                kinds[i] = due = self._kinds_due = True
             elif code == SHOWN:
                 W[S + p * F + 20 + i] = state.shown[p][i]
             elif code == INFLUENCE:
@@ -242,24 +257,13 @@ class RattusCartusObserver(Observer):
                 _ITEMS3.pack_into(self._M, 4 * (self._M_PRIV + p * P), *state.hands[p], *state.pending[p],
                                   *state.committed[p])
                 W[S + p * F + 1] = state.hand_size[p]
-                counts[p] = due = True
-            elif code == TURN:
-                if self._write_turn(state, p):
-                    counts[p] = due = True
-            elif code == RATS:
-                W[S + p * F] = state.rats[p]
+                counts[p] = True
             elif code == TAKEN:
                 W[S + p * F + 15 + i] = state.taken[p][i]
             elif code == REVEAL:
                 _ITEMS.pack_into(self._M, 4 * (self._M_REVEALS + p * NUM_ITEMS),
                                  *(state.last_reveal[p] if state.revealed[p] else _NO_ITEMS))
-                counts[p] = due = True
-            elif code == PEEK:
-                W[self._M_LOOKS + p * NUN_ROW_SIZE + i] = state.peek_count[p][i]
-                if state.peeked[p][i]:
-                    row = self._M_PRIV + p * P + 3 * NUM_ITEMS + 2 + i * (NUM_KINDS + 1)
-                    W[row + state.nun_row[i]] = 1.0
-                    W[row + NUM_KINDS] = 1.0
+                counts[p] = True
             elif code == TOKENS:
                 tokens = state.tokens[p]
                 W[S + p * F + 5] = len(tokens)
@@ -275,25 +279,27 @@ class RattusCartusObserver(Observer):
                 for other in range(n):
                     if other != p:
                         W[self._M_GIFTS + (other * n + p) * (NUM_ITEMS + 1) + NUM_ITEMS] = state.gift_flag[other][p]
-        if self._sync_seats(state) or due:
-            self._finish(state)
-        self._sync_small(state)
-        self._sync_shared(state)
-
-    def _finish(self, state: RattusCartusState) -> None:
-        """The counts, ranks and seen_outside values the update found changed."""
-        W, n, P = self._W, self._n, self._PRIVATE
-        counts, rows, cells, kinds = self._counts, self._seen_rows, self._seen_cells, self._seen_kinds
+        self._sync_seats(state)
         if True in counts:
             for p in range(n):
                 if counts[p]:
                     counts[p] = False
                     self._write_counts(state, p)
+        if due:
+            self._finish(state)
+        self._sync_small(state)
+        self._sync_shared(state)
+
+    def _finish(self, state: RattusCartusState) -> None:
+        """The ranks and seen_outside values the update found changed."""
+        W, n, P = self._W, self._n, self._PRIVATE
+        rows, cells, kinds = self._seen_rows, self._seen_cells, self._seen_kinds
         if True in self._ranks_due:
             self._write_ranks(state)
         seen_at = self._M_PRIV + self._SEEN
-        if True in kinds:
-            if kinds.count(True) > 8:  # cheaper by whole rows
+        if self._kinds_due:
+            self._kinds_due = False
+            if kinds.count(True) > 6:  # cheaper by whole rows
                 rows[:] = [True] * n
             else:
                 hands, pending, committed, revealed, seen = state.hands, state.pending, state.committed, \
@@ -396,9 +402,9 @@ class RattusCartusObserver(Observer):
         self._entered[p] = slot
         return True
 
-    def _sync_seats(self, state: RattusCartusState) -> bool:
-        """The start player, the special-action player and the phase; True when the phase changed (the
-        counts of pending cards follow it)."""
+    def _sync_seats(self, state: RattusCartusState) -> None:
+        """The start player, the special-action player and the phase (the counts of pending cards follow
+        it)."""
         W, S, F = self._W, self._M_SEATS, SEAT_FEATURES
         if state.start != self._start:
             if self._start >= 0:
@@ -414,8 +420,6 @@ class RattusCartusObserver(Observer):
         if state.phase != self._phase:
             self._phase = state.phase
             self._counts[:] = [True] * self._n
-            return True
-        return False
 
     def _sync_small(self, state: RattusCartusState) -> None:
         """decision, actor, start player, context and context seats (absolute seats), value by value; the
@@ -492,7 +496,7 @@ class RattusCartusObserver(Observer):
             _write_round_blocks(game, state, M, r0, b0)
             W[0] = min(rnd + 1, game.rounds)
             W[8], W[9] = len(state.bdeck), len(state.repl)
-            W[14] = _gold_public(game, state)
+            W[14] = self._gold
             W[2] = rnd == game.rounds - 1 and phase != 3
             g[0] = rnd
         if phase != g[1]:

@@ -641,9 +641,10 @@ class RattusCartusState(State):
         self.num_entered = 0
         self.announced = [-1] * n
         self.passes = [0] * n
+        self.changes += [(REVEAL, p, 0) for p in range(n) if self.revealed[p]]
+        self.changes += [(TURN, p, 0) for p in range(n)]
         self.revealed = [False] * n
         self.last_reveal = [_zeros() for _ in range(n)]
-        self.changes += [(code, p, 0) for p in range(n) for code in (REVEAL, TURN)]
         self.rsp = -1
         self._set(D1, self.start)
 
