@@ -3,24 +3,39 @@
 Seats are relative (row ``i`` is the seat ``i`` places clockwise of the observer); the layout always
 has 4 seat columns, absent seats are 0. Token faces appear only where the observer knows them (its
 Witch peeks, which follow the token); others' knowledge shows as public "known by" bits.
+
+The observer keeps one table ``M`` for all seats: the observation laid out with absolute seats in the
+seat columns, each seat's known faces in a section of their own, and a zero cell. A seat's observation
+is ``M`` gathered through that seat's index (seat columns rotated, absent seats and other seats' faces
+to zero). ``apply`` lists the regions it changed (``state.changes``: ``r`` for cubes, ``CHANGED_TOKENS +
+r`` for tokens, their knowledge or swap marks); the observer rewrites those, compares the few other
+values itself, and rebuilds the table from the state after anything else (``tick`` tells).
 """
 
 from __future__ import annotations
 
+import itertools
 import struct
 
 import numpy as np
 
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
-from .config import NUM_REGIONS, NUM_TOKENS, SLOTS
+from .config import NUM_REGIONS, SLOTS
 from .decisions import FINAL_ROUND, KNIGHT_STEP, OVER, PHASE_NAMES, WITCH_DECIDE, WITCH_SECOND
 
 P = 4  # seat columns
-SLOT_SIZE = 2 + 2 * P + 9  # present, mark, known by (4), swapped by (4), limit, #M, #A, class counts (6)
+FACE_SIZE = 9  # limit, #M, #A, class counts (6)
+SLOT_SIZE = 2 + 2 * P + FACE_SIZE  # present, mark, known by (4), swapped by (4), face
 REGION_SIZE = 3 + P + SLOTS * SLOT_SIZE  # in play, plague, tokens, cubes (4), slots
+#: ``state.changes`` entries ``CHANGED_TOKENS + r``: the tokens of region ``r`` (or what is known of them).
+CHANGED_TOKENS = NUM_REGIONS
+PACK_SLOTS = struct.Struct(f"{SLOTS * SLOT_SIZE}f")  # a region's slot rows in one call
+PACK_FACES = struct.Struct(f"{SLOTS * FACE_SIZE}f")  # a region's faces in one seat's section
+NO_FACE = [0.0] * FACE_SIZE
+NO_FACES = [0.0] * (SLOTS * FACE_SIZE)
 EMPTY_SLOTS = [[0.0] * (SLOT_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
-PACK_REGION = struct.Struct(f"{REGION_SIZE}f")  # a region row written into the float32 vector in one call
+FINAL_PHASES = (FINAL_ROUND, WITCH_SECOND, WITCH_DECIDE, OVER)
 
 
 class RattusObserver(Observer):
@@ -50,153 +65,202 @@ class RattusObserver(Observer):
 
     def __init__(self, game):
         super().__init__(game)
-        lay = self.layout
+        lay, n = self.layout, game.num_players
         self.o = {name: lay.offset(name) for name in lay.shapes}
-        # per token type: limit, #M, #A, class counts
-        self.face_rows = [[tt.limit, tt.m, tt.a, *tt.classes] for tt in game.types]
-        #: seat -> [faces, swap marks, knowledge (copies: the key), vector, slots and cubes per region and the
-        #: plague region as last written, starting mark by token id, slot rows by token id, the key
-        #: of the slow global blocks, the indices of the per-step blocks written last]
-        self._memo: dict[int, list] = {}
-        first = lay.offset("palace")
-        self.g = {name: lay.offset(name) - first for name in lay.shapes if name != "regions"}
-        self.pack_slow = struct.Struct(f"{lay.offset('phase') - first}f")
+        self.face_rows = [[float(v) for v in (tt.limit, tt.m, tt.a, *tt.classes)] for tt in game.types]
+        self.marks = [float(game.starting_type[f]) if game.starting_mark_public else 0.0 for f in range(len(game.types))]
+        #: a region's slot rows, packed, by the marks of its tokens when nobody knows or swapped them
+        self.packed_rows = {marks: PACK_SLOTS.pack(*[v for m in marks for v in [1.0, m] + [0.0] * (SLOT_SIZE - 2)],
+                                                   *EMPTY_SLOTS[len(marks)])
+                            for k in range(SLOTS + 1) for marks in itertools.product(set(self.marks), repeat=k)}
+        self.volatile_at = tuple(self.o[name] for name in (
+            "flags", "phase", "spread", "witch", "origin", "final", "start_seat", "turns", "actor"))
+        self.faces_at = lay.size  # seat v's faces of region r, slot s at faces_at + (v * 3 * R + 3 r + s) * 9
+        self.zero = lay.size + n * NUM_REGIONS * SLOTS * FACE_SIZE
+        self.pack_seats = struct.Struct(f"{n}f")
+        self.M = np.zeros(self.zero + 1, np.float32)
+        self.W = memoryview(self.M)  # element writes through the buffer cost a third of numpy's
+        self.B = self.W.cast("B")  # bytes, for packed rows
+        self.gather = [self._gather_for(v) for v in range(n)]
+        self.invalidate()
+
+    def _gather_for(self, v: int) -> np.ndarray:
+        """Indices into ``M`` of seat ``v``'s observation."""
+        n, o = self.game.num_players, self.o
+        index = np.arange(self.layout.size, dtype=np.intp)
+
+        def rotate(at: int) -> None:  # P seat columns from ``at``: relative j shows absolute (v + j) % n
+            index[at:at + P] = [at + (v + j) % n if j < n else self.zero for j in range(P)]
+
+        for r in range(NUM_REGIONS):
+            row = o["regions"] + r * REGION_SIZE
+            rotate(row + 3)
+            for s in range(SLOTS):
+                at = row + 3 + P + s * SLOT_SIZE
+                rotate(at + 2)
+                rotate(at + 2 + P)
+                face = self.faces_at + (v * NUM_REGIONS * SLOTS + 3 * r + s) * FACE_SIZE
+                index[at + 2 + 2 * P:at + SLOT_SIZE] = np.arange(face, face + FACE_SIZE)
+        for name in ("palace", "cube_supply", "seats", "start_seat", "actor"):
+            rotate(o[name])
+        for k in range(6):
+            rotate(o["cards"] + k * (1 + P) + 1)
+        rotate(o["final"] + 1)
+        index.flags.writeable = False
+        return index
 
     def invalidate(self) -> None:
-        self._memo = {}
+        self._state = None  # the state M was last brought up to date with
+        self._tick = -1  # and its tick then
 
     def encode(self, state, player: int) -> np.ndarray:
-        """Everything is memoised per seat on the exact values shown, compared with copies of what was last
-        written: a region row is rewritten when its tokens, cubes or plague flag changed (from per-token
-        slot rows rebuilt when a face, knowledge bit or swap mark changes); the slow global blocks when a
-        cube count, holding or token count changed; the few entries of the per-step blocks always."""
-        game = self.game
-        memo = self._memo.get(player)
-        if memo is None:
-            memo = self._memo[player] = [
-                list(state.face), list(state.swapped_by), [list(row) for row in state.known],
-                np.zeros(self.layout.size, np.float32), [None] * NUM_REGIONS, [None] * NUM_REGIONS, [-1],
-                [int(game.starting_type[f]) for f in state.face],
-                self._token_rows(state, player, range(NUM_TOKENS)), None, []]
-        elif memo[0] != state.face or memo[1] != state.swapped_by or memo[2] != state.known:
-            self._refresh_tokens(state, player, memo)
-        out, seen_slots, seen_cubes, seen_plague, token_rows = memo[3], memo[4], memo[5], memo[6], memo[8]
-        plague, slots, cubes = state.plague, state.slots, state.cubes
-        n = state.n
-        rel = [(q - player) % n for q in range(n)]
-        moved = seen_plague[0] != plague
-        for r in game.in_play:
-            slot, here = slots[r], cubes[r]
-            if seen_slots[r] != slot or seen_cubes[r] != here or (moved and (r == plague or r == seen_plague[0])):
-                seen_slots[r], seen_cubes[r] = list(slot), list(here)
-                row = [1.0, float(r == plague), float(len(slot)), 0.0, 0.0, 0.0, 0.0]
-                for q in range(n):
-                    row[3 + rel[q]] = here[q]
-                for tid in slot:
-                    row += token_rows[tid]
-                row += EMPTY_SLOTS[len(slot)]
-                PACK_REGION.pack_into(out, 4 * (self.o["regions"] + r * REGION_SIZE), *row)
-        seen_plague[0] = plague
-        key = (tuple(state.palace), tuple(state.supply), tuple(state.holder), tuple(state.rat_supply),
-               tuple(state.removed), tuple(state.revealed))
-        if memo[9] != key:
-            memo[9] = key
-            self.pack_slow.pack_into(out, 4 * self.o["palace"], *self._slow(state, rel, memo[7]))
-        for i in memo[10]:
-            out[i] = 0.0
-        memo[10] = []
-        for i, v in self._volatile(state, rel):
-            out[i] = v
-            memo[10].append(i)
-        return out.copy()
+        if state is not self._state or state.tick != self._tick:
+            if state is self._state and state.tick == self._tick + 1:
+                self._update(state, state.changes)
+            else:
+                self._rebuild(state)
+            self._state, self._tick = state, state.tick
+        return self.M[self.gather[player]]
 
-    def _slow(self, state, rel: list[int], marks: list[int]) -> list[float]:
-        """The blocks ``palace`` .. ``revealed`` as one list."""
-        o = self.g
-        out = [0.0] * (self.g["phase"] - self.g["palace"])
+    # ------------------------------------------------------------------ table upkeep
+    def _rebuild(self, state) -> None:
+        """``M`` from zeros: every region in play and every compared value as changed."""
+        self.M.fill(0.0)
+        W = self.W
+        for r in self.game.in_play:
+            W[self.o["regions"] + r * REGION_SIZE] = 1.0
+        self._faces_shown = [False] * NUM_REGIONS  # some seat's section of the region holds faces
+        self._plague = -1
+        self._palace: list[int] | None = None
+        self._supply: list[int] | None = None
+        self._holder: list[int] | None = None
+        self._rats = -1  # the rat supply's size
+        self._revealed = 0
+        self._ones: list[int] = []  # indices of the per-step one-hot entries written last
         for q in range(state.n):
-            out[o["palace"] + rel[q]] = state.palace[q]
-            out[o["cube_supply"] + rel[q]] = state.supply[q]
-            out[o["seats"] + rel[q]] = 1.0
-        for k, h in enumerate(state.holder):
-            out[o["cards"] + k * (1 + P) + (0 if h < 0 else 1 + rel[h])] = 1.0
-        rats = o["rats"]
-        out[rats] = len(state.rat_supply)
-        out[rats + 1] = len(state.removed)
-        if self.game.starting_mark_public:
-            out[rats + 2] = sum(map(marks.__getitem__, state.rat_supply))
-            out[rats + 3] = sum(map(marks.__getitem__, state.removed))
-        face = state.face
-        for t in state.revealed:
-            out[o["revealed"] + face[t]] += 1.0
-        return out
+            W[self.o["seats"] + q] = 1.0
+        changes = list(self.game.in_play) + [CHANGED_TOKENS + r for r in self.game.in_play]
+        self._update(state, changes)
 
-    def _volatile(self, state, rel: list[int]) -> list[tuple[int, float]]:
-        """(index, value) of the per-step blocks ``phase`` .. ``actor`` (zeros elsewhere)."""
-        o, game = self.o, self.game
-        phase = state.phase
-        out = [(o["flags"], float(state.card_taken)), (o["flags"] + 1, float(state.placed))]
-        out += [(o["flags"] + 2 + k, 1.0) for k in range(6) if state.used[k]]
+    def _update(self, state, changes) -> None:
+        """Rewrite the regions ``changes`` lists, then whatever else differs from what ``M`` shows (holdings
+        and revealed tokens change only with some region's cubes or tokens)."""
+        W = self.W
+        if changes:
+            regions = self.o["regions"]
+            for code in changes:
+                if code < CHANGED_TOKENS:
+                    self.pack_seats.pack_into(self.M, 4 * (regions + code * REGION_SIZE + 3), *state.cubes[code])
+                else:
+                    self._write_tokens(state, code - CHANGED_TOKENS)
+            if self._palace != state.palace or self._supply != state.supply:
+                self._palace, self._supply = list(state.palace), list(state.supply)
+                self.pack_seats.pack_into(self.M, 4 * self.o["palace"], *state.palace)
+                self.pack_seats.pack_into(self.M, 4 * self.o["cube_supply"], *state.supply)
+            if self._revealed != len(state.revealed):
+                at, face = self.o["revealed"], state.face
+                for t in state.revealed[self._revealed:]:
+                    W[at + face[t]] += 1.0
+                self._revealed = len(state.revealed)
+        if self._plague != state.plague:
+            at = self.o["regions"] + 1
+            if self._plague >= 0:
+                W[at + self._plague * REGION_SIZE] = 0.0
+            self._plague = state.plague
+            W[at + state.plague * REGION_SIZE] = 1.0
+        if self._holder != state.holder:
+            self._write_cards(state)
+        if self._rats != len(state.rat_supply):
+            self._write_rats(state)
+        self._write_volatile(state)
+
+    def _write_tokens(self, state, r: int) -> None:
+        """Region ``r``'s token count, slot rows and each seat's faces there. Slot rows of tokens nobody
+        knows or swapped depend on their marks only: those come packed from a table."""
+        face, swapped_by, marks = state.face, state.swapped_by, self.marks
+        row = self.o["regions"] + r * REGION_SIZE
+        slot = state.slots[r]
+        self.W[row + 2] = len(slot)
+        special = [tid for tid in slot if swapped_by[tid] >= 0 or True in [mine[tid] for mine in state.known]]
+        if not special:
+            at = 4 * (row + 3 + P)
+            self.B[at:at + 4 * SLOTS * SLOT_SIZE] = self.packed_rows[tuple([marks[face[tid]] for tid in slot])]
+        else:
+            values = []
+            for tid in slot:
+                token = [1.0, marks[face[tid]]] + [0.0] * (SLOT_SIZE - 2)
+                for q, mine in enumerate(state.known):
+                    if mine[tid]:
+                        token[2 + q] = 1.0
+                if swapped_by[tid] >= 0:
+                    token[2 + P + swapped_by[tid]] = 1.0
+                values += token
+            values += EMPTY_SLOTS[len(slot)]
+            PACK_SLOTS.pack_into(self.M, 4 * (row + 3 + P), *values)
+        if special or self._faces_shown[r]:
+            self._write_faces(state, r)
+
+    def _write_faces(self, state, r: int) -> None:
+        """Each seat's section of region ``r``: the faces it knows there."""
+        slot, face, shown = state.slots[r], state.face, False
+        for v in range(state.n):
+            mine = state.known[v]
+            faces = []
+            for tid in slot:
+                faces += self.face_rows[face[tid]] if mine[tid] else NO_FACE
+                shown = shown or mine[tid]
+            faces += NO_FACES[:FACE_SIZE * (SLOTS - len(slot))]
+            PACK_FACES.pack_into(self.M, 4 * (self.faces_at + (v * NUM_REGIONS + r) * SLOTS * FACE_SIZE), *faces)
+        self._faces_shown[r] = shown
+
+    def _write_rats(self, state) -> None:
+        """The rat supply's and the removed tokens' sizes (and mark counts where marks are public)."""
+        W, at = self.W, self.o["rats"]
+        self._rats = len(state.rat_supply)
+        W[at], W[at + 1] = len(state.rat_supply), len(state.removed)
+        if self.game.starting_mark_public:
+            marks, face = self.marks, state.face
+            W[at + 2] = sum([marks[face[t]] for t in state.rat_supply])
+            W[at + 3] = sum([marks[face[t]] for t in state.removed])
+
+    def _write_cards(self, state) -> None:
+        W, at = self.W, self.o["cards"]
+        for k, h in enumerate(state.holder):
+            if self._holder is None or self._holder[k] != h:
+                W[at + k * (1 + P)] = 1.0 if h < 0 else 0.0
+                for q in range(P):
+                    W[at + k * (1 + P) + 1 + q] = 1.0 if q == h else 0.0
+        self._holder = list(state.holder)
+
+    def _write_volatile(self, state) -> None:
+        """The per-step blocks ``phase`` .. ``actor``: last step's one-hot entries zeroed, this step's written."""
+        W = self.W
+        flags, phases, spread, witch, origin, final, start, turns, actor = self.volatile_at
+        for i in self._ones:
+            W[i] = 0.0
+        phase, used = state.phase, state.used
+        W[flags], W[flags + 1] = float(state.card_taken), float(state.placed)
+        W[spread] = float(state.spread_due)
+        W[final] = float(state.ender >= 0 and phase in FINAL_PHASES)
+        W[turns] = state.regular_turns / self.game.max_regular_turns
+        W[turns + 1] = float(state.no_progress)  # AM-5
+        ones = [start + state.start_seat]
+        if True in used:
+            ones += [flags + 2 + k for k in range(6) if used[k]]
         if phase != OVER:
-            out.append((o["phase"] + phase, 1.0))
-        if state.spread_due:
-            out.append((o["spread"], float(state.spread_due)))
-        if state.pending >= 0 and game.starting_mark_public and game.starting_type[state.face[state.pending]]:
-            out.append((o["spread"] + 1, 1.0))
+            ones.append(phases + phase)
+            ones.append(actor + state.current_player)
+        if state.pending >= 0 and self.marks[state.face[state.pending]]:
+            ones.append(spread + 1)
         if phase == WITCH_SECOND or phase == WITCH_DECIDE:
             for i, tid in enumerate(state.witch):
                 if tid >= 0:
                     r, s = state.locate(tid)
-                    out.append((o["witch"] + i * NUM_REGIONS * SLOTS + 3 * r + s, 1.0))
-        if phase == KNIGHT_STEP:
-            out.append((o["origin"] + state.origin, 1.0))
+                    ones.append(witch + i * NUM_REGIONS * SLOTS + 3 * r + s)
+        elif phase == KNIGHT_STEP:
+            ones.append(origin + state.origin)
         if state.ender >= 0:
-            out.append((o["final"], float(phase in (FINAL_ROUND, WITCH_SECOND, WITCH_DECIDE, OVER))))
-            out.append((o["final"] + 1 + rel[state.ender], 1.0))
-        out.append((o["start_seat"] + rel[state.start_seat], 1.0))
-        out.append((o["turns"], state.regular_turns / game.max_regular_turns))
-        out.append((o["turns"] + 1, float(state.no_progress)))  # AM-5
-        if state.current_player >= 0:
-            out.append((o["actor"] + rel[state.current_player], 1.0))
-        return out
-
-    def _refresh_tokens(self, state, player: int, memo: list) -> None:
-        """Rebuild the rows of tokens whose face, swap mark or knowledge changed, and forget the regions
-        holding them."""
-        faces, swaps, known = memo[0], memo[1], memo[2]
-        found: set[int] = set()
-        for mine, now in ((faces, state.face), (swaps, state.swapped_by), *zip(known, state.known)):
-            if mine != now:
-                found.update(t for t in range(NUM_TOKENS) if mine[t] != now[t])
-        changed = sorted(found)
-        if faces != state.face:
-            memo[7] = [int(self.game.starting_type[f]) for f in state.face]
-        memo[0], memo[1], memo[2] = list(state.face), list(state.swapped_by), [list(row) for row in state.known]
-        for t, row in zip(changed, self._token_rows(state, player, changed)):
-            memo[8][t] = row
-        memo[9] = None  # the supply's mark count may have changed
-        for r, slot in enumerate(state.slots):
-            if found.intersection(slot):
-                memo[4][r] = None
-
-    def _token_rows(self, state, player: int, tokens) -> list[list[float]]:
-        """Per token id of ``tokens``, its slot row as ``player`` sees it (mark, knowledge, swap, face if
-        known)."""
-        game, n = self.game, state.n
-        rel = [(q - player) % n for q in range(n)]
-        rows = []
-        for tid in tokens:
-            row = [0.0] * SLOT_SIZE
-            row[0] = 1.0
-            face = state.face[tid]
-            if game.starting_mark_public:
-                row[1] = float(game.starting_type[face])
-            for q in range(n):
-                if state.known[q][tid]:
-                    row[2 + rel[q]] = 1.0
-            if state.swapped_by[tid] >= 0:
-                row[2 + P + rel[state.swapped_by[tid]]] = 1.0
-            if state.known[player][tid]:
-                row[2 + 2 * P:] = self.face_rows[face]
-            rows.append(row)
-        return rows
+            ones.append(final + 1 + state.ender)
+        for i in ones:
+            W[i] = 1.0
+        self._ones = ones

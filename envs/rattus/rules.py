@@ -27,6 +27,8 @@ from .render import render
 from .sampler import resample_hidden
 from .scoring import breakdown, final_scores, winners
 
+T = C.NUM_REGIONS  # ``changes`` entry ``T + r``: the tokens of region ``r`` (``r`` alone: its cubes)
+
 
 class RattusGame(Game):
     """Rattus for 2-4 players; options and data in :mod:`.config` (spec §10.7)."""
@@ -70,6 +72,15 @@ class RattusGame(Game):
         self.a_merchant, self.a_monk, self.a_peek = s("merchant"), s("monk"), s("witch_peek")
         self.a_swap, self.a_keep, self.a_king = s("witch_swap"), s("witch_keep"), s("king")
         self.a_move, self.a_stop, self.a_spread = s("move_plague"), s("knight_stop"), s("spread")
+        # id lists the legal-move generator concatenates, in ascending order: Merchant moves from f of
+        # 1..m cubes (m up to MERCHANT_MAX) to each neighbour, Monk bases per (f, slot), Witch peeks of the
+        # first k slots of r
+        self.merchant_ids = [[[a for t in self.nbrs[f] for a in range(self.a_merchant + (12 * f + t) * 3,
+                                                                       self.a_merchant + (12 * f + t) * 3 + m)]
+                              for m in range(C.MERCHANT_MAX + 1)] for f in range(C.NUM_REGIONS)]
+        self.monk_bases = [[self.a_monk + (3 * f + s) * 12 for s in range(C.SLOTS)] for f in range(C.NUM_REGIONS)]
+        self.peek_ids = [[[self.a_peek + 3 * r + s for s in range(k)] for k in range(C.SLOTS + 1)]
+                         for r in range(C.NUM_REGIONS)]
 
     def mask_of(self, actions: tuple[int, ...]) -> np.ndarray:
         """A shared read-only mask with ``actions`` set (a bounded cache: most masks recur)."""
@@ -189,6 +200,11 @@ class RattusState(State):
         self.end_reason = -1
         self.is_terminal = False
         self.is_truncated = False
+        # change tracking for the observer (not part of the position): ``apply`` adds 1 to ``tick`` and lists
+        # in ``changes`` each region whose cubes (``r``) or tokens, their knowledge or swap marks
+        # (``NUM_REGIONS + r``) it changed; any other change in place adds 2.
+        self.tick = 0
+        self.changes: list[int] = []
 
     # ================================================================== setup (§3)
     def setup(self, rng: np.random.Generator) -> None:
@@ -228,12 +244,12 @@ class RattusState(State):
         """The legal action ids, ascending."""
         game, phase, p = self.game, self.phase, self.current_player
         if phase == MAIN:
-            ids = []
-            if not self.card_taken:
-                ids += [game.a_take + k for k in range(6) if self.holder[k] != p]
+            holder = self.holder
+            ids = [] if self.card_taken else [game.a_take + k for k in range(6) if holder[k] != p]
             place = self._placements(p)
             ids += place
-            ids += self._ability_ids(p, None)
+            if p in holder:
+                ids += self._ability_ids(p, None)
             if game.placement_optional or self.placed or not place:
                 ids.insert(0, 0)
             return ids
@@ -274,26 +290,22 @@ class RattusState(State):
         """Merchant, Monk, Witch and King uses open to ``p`` (§6); ``allowed`` limits the cards."""
         game, holder, used, slots, cubes = self.game, self.holder, self.used, self.slots, self.cubes
         ids: list[int] = []
-
-        def ready(card: int) -> bool:
-            return holder[card] == p and not used[card] and (allowed is None or card in allowed)
-
-        if ready(MERCHANT):  # RA-9
+        if holder[MERCHANT] == p and not used[MERCHANT] and (allowed is None or MERCHANT in allowed):  # RA-9
             for f in game.in_play:
                 mine = cubes[f][p]
                 if mine:
-                    for t in game.nbrs[f]:
-                        base = game.a_merchant + (12 * f + t) * 3
-                        ids += range(base, base + min(C.MERCHANT_MAX, mine))
-        if ready(MONK):  # RA-8
+                    ids += game.merchant_ids[f][min(C.MERCHANT_MAX, mine)]
+        if holder[MONK] == p and not used[MONK] and (allowed is None or MONK in allowed):  # RA-8
             for f in game.in_play:
                 if slots[f]:
                     room = [t for t in game.nbrs[f] if len(slots[t]) < C.SLOTS]
-                    for s in range(len(slots[f])):
-                        ids += [game.a_monk + (3 * f + s) * 12 + t for t in room]
-        if ready(WITCH) and self._witch_usable():  # RA-7
-            ids += [game.a_peek + 3 * r + s for r in game.in_play for s in range(len(slots[r]))]
-        if ready(KING):  # RA-10
+                    for base in game.monk_bases[f][:len(slots[f])]:
+                        ids += [base + t for t in room]
+        if holder[WITCH] == p and not used[WITCH] and (allowed is None or WITCH in allowed) \
+                and self._witch_usable():  # RA-7
+            for r in game.in_play:
+                ids += game.peek_ids[r][len(slots[r])]
+        if holder[KING] == p and not used[KING] and (allowed is None or KING in allowed):  # RA-10
             ids += [game.a_king + r for r in game.in_play if not slots[r] and cubes[r][p]]
         return ids
 
@@ -311,6 +323,8 @@ class RattusState(State):
 
     # ================================================================== transitions
     def apply(self, action: int, rng: np.random.Generator) -> None:
+        self.tick += 1
+        self.changes.clear()
         self._rng = rng
         self._apply(action)
         self._settle()
@@ -359,6 +373,7 @@ class RattusState(State):
             f, t, m = args
             self.cubes[f][p] -= m
             self.cubes[t][p] += m
+            self.changes += (f, t)
             self.used[MERCHANT] = True
         elif kind == A.MONK:  # RA-8
             f, s, t = args
@@ -366,6 +381,7 @@ class RattusState(State):
             self.slots[t].append(tid)
             self.swapped_by[tid] = -1
             self.used[MONK] = True
+            self.changes += (T + f, T + t)
         elif kind == A.PEEK:  # RA-7
             tid = self.slots[args[0]][args[1]]
             if phase == WITCH_SECOND:
@@ -373,17 +389,20 @@ class RattusState(State):
                 self.phase = WITCH_DECIDE
                 if not game.witch_peek_sequential:
                     self.known[p][self.witch[0]] = True
+                    self.changes.append(T + self.locate(self.witch[0])[0])
             else:
                 self.witch = [tid, -1]
                 self.witch_return = phase
                 self.phase = WITCH_SECOND
             if game.witch_peek_sequential or phase == WITCH_SECOND:
                 self.known[p][tid] = True
+                self.changes.append(T + args[0])
         elif kind == A.SWAP or kind == A.KEEP:
             if kind == A.SWAP:
                 (r1, s1), (r2, s2) = self.locate(self.witch[0]), self.locate(self.witch[1])
                 self.slots[r1][s1], self.slots[r2][s2] = self.witch[1], self.witch[0]
                 self.swapped_by[self.witch[0]] = self.swapped_by[self.witch[1]] = p
+                self.changes += (T + r1, T + r2)
             self.used[WITCH] = True
             self.witch = [-1, -1]
             self.phase = self.witch_return
@@ -391,6 +410,7 @@ class RattusState(State):
             r = args[0]
             self.cubes[r][p] -= 1
             self.palace[p] += 1
+            self.changes.append(r)
             self.used[KING] = True
         elif kind == A.MOVE:  # §4.4, RA-11, RA-12
             self.plague = args[0]
@@ -406,6 +426,7 @@ class RattusState(State):
         elif kind == A.SPREAD:  # §5.1, RA-13
             tid = self.pending
             self.slots[args[0]].append(tid)
+            self.changes.append(T + args[0])
             self.swapped_by[tid] = -1
             self.pending = -1
             self.spread_due -= 1
@@ -414,6 +435,7 @@ class RattusState(State):
             raise AssertionError(f"action {action} in phase {phase}")
 
     def _add_cubes(self, r: int, p: int, k: int) -> None:
+        self.changes.append(r)
         self.cubes[r][p] += k
         self.supply[p] -= k
 
@@ -445,6 +467,7 @@ class RattusState(State):
         """Reveal tokens of ``r`` (§5.2); in the final plague all of them, with effect while cubes remain."""
         slots, cubes = self.slots[r], self.cubes[r]
         random_order = self.game.reveal_order == "random"
+        self.changes += (r, T + r)
         while slots and (final or sum(cubes)):
             tid = slots.pop(int(self._rng.integers(len(slots))) if random_order else 0)
             self.swapped_by[tid] = -1
@@ -551,6 +574,7 @@ class RattusState(State):
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
         resample_hidden(self, player, rng)
+        self.tick += 2
 
 
 def _rebuild_game(config: dict[str, Any]) -> RattusGame:
