@@ -279,9 +279,9 @@ class RattusCartusState(State):
         self.slot_gift = [[_zeros() for _ in range(n)] for _ in range(n)]  # the same, this slot (in pending)
         self.result: dict[str, Any] | None = None
         # --- change tracking for observers (not part of the position): ``apply`` adds 1 to ``tick`` and
-        # lists in ``changes`` the holdings it changed (codes of :mod:`.changes`); any other change in place
-        # (a re-deal) adds 2, so that an observer rebuilds. ``quiet``: the last apply was a lone D4 commit,
-        # which changes nothing but the committer's hand, hand size and committed cards.
+        # lists in ``changes`` the per-seat records it changed (codes of :mod:`.changes`); any other change
+        # in place (a re-deal) must add 2, so that an observer rebuilds. ``quiet``: the last apply was a
+        # lone D4 commit, which changes nothing but the committer's hand, hand size and committed cards.
         self.tick = 0
         self.changes: list[tuple[int, int, int]] = []
         self.quiet = False
