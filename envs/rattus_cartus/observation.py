@@ -493,7 +493,7 @@ class RattusCartusObserver(Observer):
             r0, b0 = off["row"] - base, off["buildings"] - base
             M[r0:off["supply"] - base] = 0.0
             M[b0:b0 + 4 * NUM_BUILDING_CARDS] = 0.0
-            _write_round_blocks(game, state, M, r0, b0)
+            _write_round_blocks(game, state, W, r0, b0)
             W[0] = min(rnd + 1, game.rounds)
             W[8], W[9] = len(state.bdeck), len(state.repl)
             W[14] = self._gold
@@ -578,14 +578,15 @@ def _gold_public(game: RattusCartusGame, state: RattusCartusState) -> bool:
     return game.building_set_public and any(card // 5 == TREASURY for card in state.building_set)
 
 
-def _write_round_blocks(game: RattusCartusGame, state: RattusCartusState, out: np.ndarray, row: int,
+def _write_round_blocks(game: RattusCartusGame, state: RattusCartusState, out: np.ndarray | memoryview, row: int,
                         buildings: int) -> None:
     """The row and the building cards into ``out`` at the given block offsets (zeroed by the caller)."""
     for s, card in enumerate(state.row):
         base = row + s * ROW_FEATURES
         out[base + card // 5] = 1.0
         out[base + NUM_BUILDINGS + card % 5] = 1.0
-        out[base + NUM_BUILDINGS + 5:base + NUM_BUILDINGS + 8] = game.supply_action[card]
+        out[base + NUM_BUILDINGS + 5], out[base + NUM_BUILDINGS + 6], out[base + NUM_BUILDINGS + 7] = \
+            game.supply_action[card]
         out[base + NUM_BUILDINGS + 8] = 1.0
     if game.building_set_public:
         for card in state.building_set:
