@@ -120,6 +120,7 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
                       "palace_counts_as_on_board": False, "final_plague_order": "index",
                       "max_regular_turns": 8, "turn_cap_mode": "truncate"}),
         golden=(({"num_players": 2}, 0), ({"num_players": 3}, 1), ({"num_players": 4}, 2)),
+        train_presets=("rattus",),
     ),
 )}
 
