@@ -7,8 +7,8 @@ Witch peeks, which follow the token); others' knowledge shows as public "known b
 The observer keeps one table ``M`` for all seats: the observation laid out with absolute seats in the
 seat columns, each seat's known faces in a section of their own, and a zero cell. A seat's observation
 is ``M`` gathered through that seat's index (seat columns rotated, absent seats and other seats' faces
-to zero). ``apply`` lists the regions it changed (``state.changes``: ``r`` for cubes, ``CHANGED_TOKENS +
-r`` for tokens, their knowledge or swap marks); the observer rewrites those, compares the few other
+to zero). ``apply`` lists the regions whose cubes or tokens it changed and the tokens whose knowers changed
+(``state.changes``, codes of :mod:`.decisions`); the observer rewrites those, compares the few other
 values itself, and rebuilds the table from the state after anything else (``tick`` tells).
 """
 
@@ -21,15 +21,13 @@ import numpy as np
 
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
-from .config import NUM_REGIONS, SLOTS
-from .decisions import FINAL_ROUND, KNIGHT_STEP, OVER, PHASE_NAMES, WITCH_DECIDE, WITCH_SECOND
+from .config import NUM_REGIONS, NUM_TOKENS, SLOTS
+from .decisions import CUBES, FINAL_ROUND, KNIGHT_STEP, KNOWLEDGE, OVER, PHASE_NAMES, TOKENS, WITCH_DECIDE, WITCH_SECOND
 
 P = 4  # seat columns
 FACE_SIZE = 9  # limit, #M, #A, class counts (6)
 SLOT_SIZE = 2 + 2 * P + FACE_SIZE  # present, mark, known by (4), swapped by (4), face
 REGION_SIZE = 3 + P + SLOTS * SLOT_SIZE  # in play, plague, tokens, cubes (4), slots
-#: ``state.changes`` entries ``CHANGED_TOKENS + r``: the tokens of region ``r`` (or what is known of them).
-CHANGED_TOKENS = NUM_REGIONS
 PACK_SLOTS = struct.Struct(f"{SLOTS * SLOT_SIZE}f")  # a region's slot rows in one call
 PACK_FACES = struct.Struct(f"{SLOTS * FACE_SIZE}f")  # a region's faces in one seat's section
 NO_FACE = [0.0] * FACE_SIZE
@@ -74,7 +72,7 @@ class RattusObserver(Observer):
                                                    *EMPTY_SLOTS[len(marks)])
                             for k in range(SLOTS + 1) for marks in itertools.product(set(self.marks), repeat=k)}
         self.volatile_at = tuple(self.o[name] for name in (
-            "flags", "phase", "spread", "witch", "origin", "final", "start_seat", "turns", "actor"))
+            "flags", "phase", "spread", "witch", "origin", "final", "turns", "actor"))
         self.faces_at = lay.size  # seat v's faces of region r, slot s at faces_at + (v * 3 * R + 3 r + s) * 9
         self.zero = lay.size + n * NUM_REGIONS * SLOTS * FACE_SIZE
         self.pack_seats = struct.Struct(f"{n}f")
@@ -129,17 +127,21 @@ class RattusObserver(Observer):
         W = self.W
         for r in self.game.in_play:
             W[self.o["regions"] + r * REGION_SIZE] = 1.0
-        self._faces_shown = [False] * NUM_REGIONS  # some seat's section of the region holds faces
+        self._faces_shown = [[False] * NUM_REGIONS for _ in range(state.n)]  # seat's section of region holds faces
+        self._knowers = [[q for q in range(state.n) if state.known[q][t]] for t in range(NUM_TOKENS)]
         self._plague = -1
+        self._slots: list[list[int]] = [[] for _ in range(NUM_REGIONS)]  # token ids as last written
         self._palace: list[int] | None = None
         self._supply: list[int] | None = None
         self._holder: list[int] | None = None
         self._rats = -1  # the rat supply's size
         self._revealed = 0
         self._ones: list[int] = []  # indices of the per-step one-hot entries written last
+        self._turns = self._no_progress = 0
+        W[self.o["start_seat"] + state.start_seat] = 1.0
         for q in range(state.n):
             W[self.o["seats"] + q] = 1.0
-        changes = list(self.game.in_play) + [CHANGED_TOKENS + r for r in self.game.in_play]
+        changes = [CUBES + r for r in self.game.in_play] + [TOKENS + r for r in self.game.in_play]
         self._update(state, changes)
 
     def _update(self, state, changes) -> None:
@@ -147,12 +149,20 @@ class RattusObserver(Observer):
         and revealed tokens change only with some region's cubes or tokens)."""
         W = self.W
         if changes:
-            regions = self.o["regions"]
+            regions, tokens = self.o["regions"], []
             for code in changes:
-                if code < CHANGED_TOKENS:
-                    self.pack_seats.pack_into(self.M, 4 * (regions + code * REGION_SIZE + 3), *state.cubes[code])
+                if code < TOKENS:
+                    r = code - CUBES
+                    self.pack_seats.pack_into(self.M, 4 * (regions + r * REGION_SIZE + 3), *state.cubes[r])
+                elif code < KNOWLEDGE:
+                    tokens.append(code - TOKENS)
                 else:
-                    self._write_tokens(state, code - CHANGED_TOKENS)
+                    t = code - KNOWLEDGE
+                    self._knowers[t] = [q for q in range(state.n) if state.known[q][t]]
+            if len(changes) == 1 and tokens and self._appended(state, tokens[0]):
+                tokens = []
+            for r in tokens:
+                self._write_tokens(state, r)
             if self._palace != state.palace or self._supply != state.supply:
                 self._palace, self._supply = list(state.palace), list(state.supply)
                 self.pack_seats.pack_into(self.M, 4 * self.o["palace"], *state.palace)
@@ -174,44 +184,54 @@ class RattusObserver(Observer):
             self._write_rats(state)
         self._write_volatile(state)
 
+    def _appended(self, state, r: int) -> bool:
+        """Write region ``r``'s token count and last slot row and say so if its only change was a token
+        nobody knows appended (a spread)."""
+        slot, old = state.slots[r], self._slots[r]
+        tid = slot[-1] if len(slot) == len(old) + 1 else -1
+        if tid < 0 or slot[:-1] != old or self._knowers[tid] or state.swapped_by[tid] >= 0:
+            return False
+        row = self.o["regions"] + r * REGION_SIZE
+        self.W[row + 2] = len(slot)
+        at = 4 * (row + 3 + P + len(old) * SLOT_SIZE)
+        self.B[at:at + 4 * SLOT_SIZE] = self.packed_rows[(self.marks[state.face[tid]],)][:4 * SLOT_SIZE]
+        self._slots[r] = list(slot)
+        return True
+
     def _write_tokens(self, state, r: int) -> None:
-        """Region ``r``'s token count, slot rows and each seat's faces there. Slot rows of tokens nobody
-        knows or swapped depend on their marks only: those come packed from a table."""
-        face, swapped_by, marks = state.face, state.swapped_by, self.marks
+        """Region ``r``'s token count, slot rows and faces. Slot rows of tokens nobody knows or swapped
+        depend on their marks only: those come packed from a table."""
+        face, swapped_by, marks, knowers = state.face, state.swapped_by, self.marks, self._knowers
         row = self.o["regions"] + r * REGION_SIZE
         slot = state.slots[r]
         self.W[row + 2] = len(slot)
-        special = [tid for tid in slot if swapped_by[tid] >= 0 or True in [mine[tid] for mine in state.known]]
-        if not special:
+        self._slots[r] = list(slot)
+        if not any([knowers[tid] or swapped_by[tid] >= 0 for tid in slot]):
             at = 4 * (row + 3 + P)
             self.B[at:at + 4 * SLOTS * SLOT_SIZE] = self.packed_rows[tuple([marks[face[tid]] for tid in slot])]
         else:
             values = []
             for tid in slot:
                 token = [1.0, marks[face[tid]]] + [0.0] * (SLOT_SIZE - 2)
-                for q, mine in enumerate(state.known):
-                    if mine[tid]:
-                        token[2 + q] = 1.0
+                for q in knowers[tid]:
+                    token[2 + q] = 1.0
                 if swapped_by[tid] >= 0:
                     token[2 + P + swapped_by[tid]] = 1.0
                 values += token
             values += EMPTY_SLOTS[len(slot)]
             PACK_SLOTS.pack_into(self.M, 4 * (row + 3 + P), *values)
-        if special or self._faces_shown[r]:
-            self._write_faces(state, r)
+        for v, shown in enumerate(self._faces_shown):
+            if shown[r] or any([v in knowers[tid] for tid in slot]):
+                self._write_faces(state, r, v)
 
-    def _write_faces(self, state, r: int) -> None:
-        """Each seat's section of region ``r``: the faces it knows there."""
-        slot, face, shown = state.slots[r], state.face, False
-        for v in range(state.n):
-            mine = state.known[v]
-            faces = []
-            for tid in slot:
-                faces += self.face_rows[face[tid]] if mine[tid] else NO_FACE
-                shown = shown or mine[tid]
-            faces += NO_FACES[:FACE_SIZE * (SLOTS - len(slot))]
-            PACK_FACES.pack_into(self.M, 4 * (self.faces_at + (v * NUM_REGIONS + r) * SLOTS * FACE_SIZE), *faces)
-        self._faces_shown[r] = shown
+    def _write_faces(self, state, r: int, v: int) -> None:
+        """Seat ``v``'s section of region ``r``: the faces it knows there."""
+        mine, face, faces = state.known[v], state.face, []
+        for tid in state.slots[r]:
+            faces += self.face_rows[face[tid]] if mine[tid] else NO_FACE
+        faces += NO_FACES[:FACE_SIZE * (SLOTS - len(state.slots[r]))]
+        PACK_FACES.pack_into(self.M, 4 * (self.faces_at + (v * NUM_REGIONS + r) * SLOTS * FACE_SIZE), *faces)
+        self._faces_shown[v][r] = any(faces)
 
     def _write_rats(self, state) -> None:
         """The rat supply's and the removed tokens' sizes (and mark counts where marks are public)."""
@@ -233,20 +253,14 @@ class RattusObserver(Observer):
         self._holder = list(state.holder)
 
     def _write_volatile(self, state) -> None:
-        """The per-step blocks ``phase`` .. ``actor``: last step's one-hot entries zeroed, this step's written."""
+        """The per-step blocks ``phase`` .. ``actor`` (start seat: with the rebuild): the one-hot entries
+        rewritten when they differ from last step's, the counters when they changed."""
         W = self.W
-        flags, phases, spread, witch, origin, final, start, turns, actor = self.volatile_at
-        for i in self._ones:
-            W[i] = 0.0
+        flags, phases, spread, witch, origin, final, turns, actor = self.volatile_at
         phase, used = state.phase, state.used
         W[flags], W[flags + 1] = float(state.card_taken), float(state.placed)
         W[spread] = float(state.spread_due)
-        W[final] = float(state.ender >= 0 and phase in FINAL_PHASES)
-        W[turns] = state.regular_turns / self.game.max_regular_turns
-        W[turns + 1] = float(state.no_progress)  # AM-5
-        ones = [start + state.start_seat]
-        if True in used:
-            ones += [flags + 2 + k for k in range(6) if used[k]]
+        ones = [flags + 2 + k for k in range(6) if used[k]] if True in used else []
         if phase != OVER:
             ones.append(phases + phase)
             ones.append(actor + state.current_player)
@@ -260,7 +274,15 @@ class RattusObserver(Observer):
         elif phase == KNIGHT_STEP:
             ones.append(origin + state.origin)
         if state.ender >= 0:
+            W[final] = float(phase in FINAL_PHASES)
             ones.append(final + 1 + state.ender)
-        for i in ones:
-            W[i] = 1.0
-        self._ones = ones
+        if ones != self._ones:
+            for i in self._ones:
+                W[i] = 0.0
+            for i in ones:
+                W[i] = 1.0
+            self._ones = ones
+        if self._turns != state.regular_turns or self._no_progress != state.no_progress:
+            self._turns, self._no_progress = state.regular_turns, state.no_progress
+            W[turns] = state.regular_turns / self.game.max_regular_turns
+            W[turns + 1] = float(state.no_progress)  # AM-5

@@ -20,14 +20,12 @@ from . import config as C
 from .checks import invariants, parse_state, position, to_json
 from .config import KING, KNIGHT, MERCHANT, MONK, PEASANT, WITCH
 from .decisions import (
-    ALL_CUBES_PLACED, FINAL_ROUND, KNIGHT_STEP, MAIN, NO_PROGRESS, OPENING, OVER, PLAGUE_MOVE, RAT_SUPPLY_EMPTY,
-    SPREAD, TURN_CAP, WITCH_DECIDE, WITCH_SECOND,
+    ALL_CUBES_PLACED, CUBES, FINAL_ROUND, KNIGHT_STEP, KNOWLEDGE, MAIN, NO_PROGRESS, OPENING, OVER, PLAGUE_MOVE,
+    RAT_SUPPLY_EMPTY, SPREAD, TOKENS, TURN_CAP, WITCH_DECIDE, WITCH_SECOND,
 )
 from .render import render
 from .sampler import resample_hidden
 from .scoring import breakdown, final_scores, winners
-
-T = C.NUM_REGIONS  # ``changes`` entry ``T + r``: the tokens of region ``r`` (``r`` alone: its cubes)
 
 
 class RattusGame(Game):
@@ -79,6 +77,9 @@ class RattusGame(Game):
                                                                        self.a_merchant + (12 * f + t) * 3 + m)]
                               for m in range(C.MERCHANT_MAX + 1)] for f in range(C.NUM_REGIONS)]
         self.monk_bases = [[self.a_monk + (3 * f + s) * 12 for s in range(C.SLOTS)] for f in range(C.NUM_REGIONS)]
+        self.take_ids = tuple(self.a_take + k for k in range(6))
+        self.move_ids = tuple(tuple(self.a_move + t for t in self.nbrs[r]) for r in range(C.NUM_REGIONS))
+        self.opening_ids = tuple(self.a_place + r for r in self.in_play)
         self.peek_ids = [[[self.a_peek + 3 * r + s for s in range(k)] for k in range(C.SLOTS + 1)]
                          for r in range(C.NUM_REGIONS)]
 
@@ -88,10 +89,10 @@ class RattusGame(Game):
         if mask is None:
             if len(self._masks) >= 20_000:
                 self._masks.clear()
-            mask = np.zeros(self.layout.size, np.int8)
-            mask[list(actions)] = 1
-            mask.flags.writeable = False
-            self._masks[actions] = mask
+            buffer = bytearray(self.layout.size)
+            for action in actions:
+                buffer[action] = 1
+            mask = self._masks[actions] = np.frombuffer(bytes(buffer), np.int8)  # read-only
         return mask
 
     def __reduce__(self):
@@ -201,8 +202,7 @@ class RattusState(State):
         self.is_terminal = False
         self.is_truncated = False
         # change tracking for the observer (not part of the position): ``apply`` adds 1 to ``tick`` and lists
-        # in ``changes`` each region whose cubes (``r``) or tokens, their knowledge or swap marks
-        # (``NUM_REGIONS + r``) it changed; any other change in place adds 2.
+        # in ``changes`` what it changed (codes of :mod:`.decisions`); any other change in place adds 2.
         self.tick = 0
         self.changes: list[int] = []
 
@@ -233,19 +233,24 @@ class RattusState(State):
             self.active = self.current_player
         else:
             self._start_turn(self.start_seat)
-        self._settle()
+        if game.auto_resolve_forced:
+            self._settle()
         self._rng = None
 
     # ================================================================== legality (§9.1)
     def legal_mask(self) -> np.ndarray:
-        return self.game.mask_of(tuple(self.legal_ids()))
+        return self.game.mask_of(tuple(self._legal()))
 
     def legal_ids(self) -> list[int]:
         """The legal action ids, ascending."""
+        return list(self._legal())
+
+    def _legal(self) -> list[int] | tuple[int, ...]:
+        """The legal action ids, ascending: a new list, or a tuple the game shares."""
         game, phase, p = self.game, self.phase, self.current_player
         if phase == MAIN:
             holder = self.holder
-            ids = [] if self.card_taken else [game.a_take + k for k in range(6) if holder[k] != p]
+            ids = [] if self.card_taken else [a for a, h in zip(game.take_ids, holder) if h != p]
             place = self._placements(p)
             ids += place
             if p in holder:
@@ -254,11 +259,11 @@ class RattusState(State):
                 ids.insert(0, 0)
             return ids
         if phase == PLAGUE_MOVE:
-            return [game.a_move + r for r in game.nbrs[self.plague]]
+            return game.move_ids[self.plague]
         if phase == SPREAD:
             return [game.a_spread + r for r in game.nbrs[self.plague] if len(self.slots[r]) < C.SLOTS]
         if phase == OPENING:
-            return [game.a_place + r for r in game.in_play]
+            return game.opening_ids
         if phase == KNIGHT_STEP:
             steps = [r for r in game.nbrs[self.plague] if r != self.origin or game.knight_may_end_at_origin]
             return [game.a_move + r for r in steps] + [game.a_stop]
@@ -327,13 +332,12 @@ class RattusState(State):
         self.changes.clear()
         self._rng = rng
         self._apply(action)
-        self._settle()
+        if self.game.auto_resolve_forced:
+            self._settle()
         self._rng = None
 
     def _settle(self) -> None:
         """With ``auto_resolve_forced``, play decisions that have a single legal action (§9.1)."""
-        if not self.game.auto_resolve_forced:
-            return
         while not self.is_terminal:
             ids = self.legal_ids()
             if len(ids) != 1:
@@ -373,7 +377,7 @@ class RattusState(State):
             f, t, m = args
             self.cubes[f][p] -= m
             self.cubes[t][p] += m
-            self.changes += (f, t)
+            self.changes += (CUBES + f, CUBES + t)
             self.used[MERCHANT] = True
         elif kind == A.MONK:  # RA-8
             f, s, t = args
@@ -381,7 +385,7 @@ class RattusState(State):
             self.slots[t].append(tid)
             self.swapped_by[tid] = -1
             self.used[MONK] = True
-            self.changes += (T + f, T + t)
+            self.changes += (TOKENS + f, TOKENS + t)
         elif kind == A.PEEK:  # RA-7
             tid = self.slots[args[0]][args[1]]
             if phase == WITCH_SECOND:
@@ -389,20 +393,20 @@ class RattusState(State):
                 self.phase = WITCH_DECIDE
                 if not game.witch_peek_sequential:
                     self.known[p][self.witch[0]] = True
-                    self.changes.append(T + self.locate(self.witch[0])[0])
+                    self.changes += (TOKENS + self.locate(self.witch[0])[0], KNOWLEDGE + self.witch[0])
             else:
                 self.witch = [tid, -1]
                 self.witch_return = phase
                 self.phase = WITCH_SECOND
             if game.witch_peek_sequential or phase == WITCH_SECOND:
                 self.known[p][tid] = True
-                self.changes.append(T + args[0])
+                self.changes += (TOKENS + args[0], KNOWLEDGE + tid)
         elif kind == A.SWAP or kind == A.KEEP:
             if kind == A.SWAP:
                 (r1, s1), (r2, s2) = self.locate(self.witch[0]), self.locate(self.witch[1])
                 self.slots[r1][s1], self.slots[r2][s2] = self.witch[1], self.witch[0]
                 self.swapped_by[self.witch[0]] = self.swapped_by[self.witch[1]] = p
-                self.changes += (T + r1, T + r2)
+                self.changes += (TOKENS + r1, TOKENS + r2)
             self.used[WITCH] = True
             self.witch = [-1, -1]
             self.phase = self.witch_return
@@ -410,7 +414,7 @@ class RattusState(State):
             r = args[0]
             self.cubes[r][p] -= 1
             self.palace[p] += 1
-            self.changes.append(r)
+            self.changes.append(CUBES + r)
             self.used[KING] = True
         elif kind == A.MOVE:  # §4.4, RA-11, RA-12
             self.plague = args[0]
@@ -426,7 +430,7 @@ class RattusState(State):
         elif kind == A.SPREAD:  # §5.1, RA-13
             tid = self.pending
             self.slots[args[0]].append(tid)
-            self.changes.append(T + args[0])
+            self.changes.append(TOKENS + args[0])
             self.swapped_by[tid] = -1
             self.pending = -1
             self.spread_due -= 1
@@ -435,7 +439,7 @@ class RattusState(State):
             raise AssertionError(f"action {action} in phase {phase}")
 
     def _add_cubes(self, r: int, p: int, k: int) -> None:
-        self.changes.append(r)
+        self.changes.append(CUBES + r)
         self.cubes[r][p] += k
         self.supply[p] -= k
 
@@ -467,7 +471,8 @@ class RattusState(State):
         """Reveal tokens of ``r`` (§5.2); in the final plague all of them, with effect while cubes remain."""
         slots, cubes = self.slots[r], self.cubes[r]
         random_order = self.game.reveal_order == "random"
-        self.changes += (r, T + r)
+        if slots and (final or sum(cubes)):
+            self.changes += (CUBES + r, TOKENS + r)
         while slots and (final or sum(cubes)):
             tid = slots.pop(int(self._rng.integers(len(slots))) if random_order else 0)
             self.swapped_by[tid] = -1
