@@ -34,6 +34,7 @@ def start(address: str | None, num_cpus: int, timeout_s: float) -> dict:
                                f"authentication, RAY_AUTH_MODE=token with its token in RAY_AUTH_TOKEN or "
                                f"~/.ray/auth_token") from None
     else:
+        reload_auth()  # not a token left from a cluster joined earlier in this process
         # "local": a new instance here, never one found running on this machine or named by RAY_ADDRESS
         ray.init(address="local", num_cpus=num_cpus or os.cpu_count(), include_dashboard=False,
                  runtime_env=runtime_env, logging_level="ERROR", log_to_driver=False)
@@ -44,10 +45,15 @@ def apply_auth_settings() -> None:
     """Token authentication for joining a cluster: RAY_AUTH_MODE as set, else ``token`` when a token is
     at hand (as `ray start` does); re-read here, as Ray reads its settings once at import and caches the
     token it loaded (for an earlier cluster in this process)."""
-    from ray._raylet import AuthenticationTokenLoader, Config
-
     if "RAY_AUTH_MODE" not in os.environ and any(_tokens()):
         os.environ["RAY_AUTH_MODE"] = "token"
+    reload_auth()
+
+
+def reload_auth() -> None:
+    """Make Ray re-read its authentication settings and token from the environment and files."""
+    from ray._raylet import AuthenticationTokenLoader, Config
+
     Config.initialize("")
     AuthenticationTokenLoader.instance().reset_cache()
 

@@ -137,15 +137,13 @@ def recorded_config(run_dir: Path) -> RLlibConfig | None:
 
 
 def _prepare(run_dir: Path, config: RLlibConfig, resume: bool, overwrite: bool, force: bool) -> Path | None:
-    """Check the run directory as the SB3 trainer does; the checkpoint to resume from, or None."""
+    """Check the run directory as the SB3 trainer does (changing nothing); the checkpoint to resume
+    from, or None."""
     found = _checkpoints(run_dir)
     if not resume:
         if found and not overwrite:
             raise RunDirError(f"{run_dir} already holds checkpoints (newest: {found[0].name}): pass --resume to "
                               f"continue that run, --overwrite to discard it, or choose another --run-dir")
-        for name in RUN_OUTPUTS if overwrite else ():
-            path = run_dir / name
-            shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
         return None
     recorded = json.loads((run_dir / CONFIG_FILE).read_text())["config"] if (run_dir / CONFIG_FILE).is_file() else None
     changes = _changes(recorded, config) if recorded is not None and not force else []
@@ -210,6 +208,9 @@ def train(config: RLlibConfig, run_dir: str | Path, resume: bool = False, progre
     latest = _prepare(run_dir, config, resume, overwrite, force)
     address = address or r.address or None
     resources = cluster.start(address, r.num_cpus, r.connect_timeout_s)
+    for output in RUN_OUTPUTS if overwrite else ():  # Ray is up: now discard the earlier run
+        path = run_dir / output
+        shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
     algo = None
     try:
         runners = r.num_env_runners if r.num_env_runners >= 0 else max(1, int(resources.get("CPU", 1)) - 1)
