@@ -22,7 +22,9 @@ import numpy as np
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
 from .config import NUM_REGIONS, NUM_TOKENS, SLOTS
-from .decisions import CUBES, FINAL_ROUND, KNIGHT_STEP, KNOWLEDGE, OVER, PHASE_NAMES, TOKENS, WITCH_DECIDE, WITCH_SECOND
+from .decisions import (
+    CUBES, FINAL_ROUND, KNIGHT_STEP, KNOWLEDGE, OVER, PHASE_NAMES, TOKENS, WITCH_DECIDE, WITCH_SECOND,
+)
 
 P = 4  # seat columns
 FACE_SIZE = 9  # limit, #M, #A, class counts (6)
@@ -66,7 +68,8 @@ class RattusObserver(Observer):
         lay, n = self.layout, game.num_players
         self.o = {name: lay.offset(name) for name in lay.shapes}
         self.face_rows = [[float(v) for v in (tt.limit, tt.m, tt.a, *tt.classes)] for tt in game.types]
-        self.marks = [float(game.starting_type[f]) if game.starting_mark_public else 0.0 for f in range(len(game.types))]
+        #: per token type: its public mark as shown (0 where marks are not public)
+        self.marks = [float(tt.starting) if game.starting_mark_public else 0.0 for tt in game.types]
         #: a region's slot rows, packed, by the marks of its tokens when nobody knows or swapped them
         self.packed_rows = {marks: PACK_SLOTS.pack(*[v for m in marks for v in [1.0, m] + [0.0] * (SLOT_SIZE - 2)],
                                                    *EMPTY_SLOTS[len(marks)])
@@ -127,22 +130,31 @@ class RattusObserver(Observer):
         W = self.W
         for r in self.game.in_play:
             W[self.o["regions"] + r * REGION_SIZE] = 1.0
-        self._faces_shown = [[False] * NUM_REGIONS for _ in range(state.n)]  # seat's section of region holds faces
-        self._knowers = [[q for q in range(state.n) if state.known[q][t]] for t in range(NUM_TOKENS)]
+        self._showing: list[set[int]] = [set() for _ in range(NUM_REGIONS)]  # seats whose section there holds faces
+        self._knowers: list[list[int]] = [[] for _ in range(NUM_TOKENS)]  # seats knowing each token, ascending
+        for q, mine in enumerate(state.known):
+            if True in mine:
+                for t in range(NUM_TOKENS):
+                    if mine[t]:
+                        self._knowers[t].append(q)
         self._plague = -1
         self._slots: list[list[int]] = [[] for _ in range(NUM_REGIONS)]  # token ids as last written
         self._palace: list[int] | None = None
         self._supply: list[int] | None = None
         self._holder: list[int] | None = None
         self._rats = -1  # the rat supply's size
+        self._rat_marks = 0.0  # and its mark count
         self._revealed = 0
         self._ones: list[int] = []  # indices of the per-step one-hot entries written last
         self._turns = self._no_progress = 0
         W[self.o["start_seat"] + state.start_seat] = 1.0
         for q in range(state.n):
             W[self.o["seats"] + q] = 1.0
-        changes = [CUBES + r for r in self.game.in_play] + [TOKENS + r for r in self.game.in_play]
-        self._update(state, changes)
+        W[self.o["rats"] + 1] = len(state.removed)  # set at setup
+        W[self.o["rats"] + 3] = sum([self.marks[state.face[t]] for t in state.removed])
+        # on zeros, only regions with cubes or tokens need writing
+        self._update(state, [CUBES + r for r in self.game.in_play if any(state.cubes[r])]
+                     + [TOKENS + r for r in self.game.in_play if state.slots[r]])
 
     def _update(self, state, changes) -> None:
         """Rewrite the regions ``changes`` lists, then whatever else differs from what ``M`` shows (holdings
@@ -153,7 +165,7 @@ class RattusObserver(Observer):
             for code in changes:
                 if code < TOKENS:
                     r = code - CUBES
-                    self.pack_seats.pack_into(self.M, 4 * (regions + r * REGION_SIZE + 3), *state.cubes[r])
+                    self.pack_seats.pack_into(self.B, 4 * (regions + r * REGION_SIZE + 3), *state.cubes[r])
                 elif code < KNOWLEDGE:
                     tokens.append(code - TOKENS)
                 else:
@@ -165,8 +177,8 @@ class RattusObserver(Observer):
                 self._write_tokens(state, r)
             if self._palace != state.palace or self._supply != state.supply:
                 self._palace, self._supply = list(state.palace), list(state.supply)
-                self.pack_seats.pack_into(self.M, 4 * self.o["palace"], *state.palace)
-                self.pack_seats.pack_into(self.M, 4 * self.o["cube_supply"], *state.supply)
+                self.pack_seats.pack_into(self.B, 4 * self.o["palace"], *state.palace)
+                self.pack_seats.pack_into(self.B, 4 * self.o["cube_supply"], *state.supply)
             if self._revealed != len(state.revealed):
                 at, face = self.o["revealed"], state.face
                 for t in state.revealed[self._revealed:]:
@@ -219,9 +231,10 @@ class RattusObserver(Observer):
                     token[2 + P + swapped_by[tid]] = 1.0
                 values += token
             values += EMPTY_SLOTS[len(slot)]
-            PACK_SLOTS.pack_into(self.M, 4 * (row + 3 + P), *values)
-        for v, shown in enumerate(self._faces_shown):
-            if shown[r] or any([v in knowers[tid] for tid in slot]):
+            PACK_SLOTS.pack_into(self.B, 4 * (row + 3 + P), *values)
+        knowing = [q for tid in slot for q in knowers[tid]]
+        if knowing or self._showing[r]:
+            for v in self._showing[r].union(knowing):
                 self._write_faces(state, r, v)
 
     def _write_faces(self, state, r: int, v: int) -> None:
@@ -230,18 +243,24 @@ class RattusObserver(Observer):
         for tid in state.slots[r]:
             faces += self.face_rows[face[tid]] if mine[tid] else NO_FACE
         faces += NO_FACES[:FACE_SIZE * (SLOTS - len(state.slots[r]))]
-        PACK_FACES.pack_into(self.M, 4 * (self.faces_at + (v * NUM_REGIONS + r) * SLOTS * FACE_SIZE), *faces)
-        self._faces_shown[v][r] = any(faces)
+        PACK_FACES.pack_into(self.B, 4 * (self.faces_at + (v * NUM_REGIONS + r) * SLOTS * FACE_SIZE), *faces)
+        if any(faces):
+            self._showing[r].add(v)
+        else:
+            self._showing[r].discard(v)
 
     def _write_rats(self, state) -> None:
-        """The rat supply's and the removed tokens' sizes (and mark counts where marks are public)."""
-        W, at = self.W, self.o["rats"]
-        self._rats = len(state.rat_supply)
-        W[at], W[at + 1] = len(state.rat_supply), len(state.removed)
+        """The rat supply's size and mark count (where marks are public): less the drawn token's mark when
+        one token was drawn."""
+        W, at, size = self.W, self.o["rats"], len(state.rat_supply)
+        W[at] = size
         if self.game.starting_mark_public:
-            marks, face = self.marks, state.face
-            W[at + 2] = sum([marks[face[t]] for t in state.rat_supply])
-            W[at + 3] = sum([marks[face[t]] for t in state.removed])
+            if size == self._rats - 1 and state.pending >= 0:
+                self._rat_marks -= self.marks[state.face[state.pending]]
+            else:
+                self._rat_marks = sum([self.marks[state.face[t]] for t in state.rat_supply])
+            W[at + 2] = self._rat_marks
+        self._rats = size
 
     def _write_cards(self, state) -> None:
         W, at = self.W, self.o["cards"]
@@ -258,8 +277,9 @@ class RattusObserver(Observer):
         W = self.W
         flags, phases, spread, witch, origin, final, turns, actor = self.volatile_at
         phase, used = state.phase, state.used
-        W[flags], W[flags + 1] = float(state.card_taken), float(state.placed)
-        W[spread] = float(state.spread_due)
+        W[flags] = 1.0 if state.card_taken else 0.0
+        W[flags + 1] = 1.0 if state.placed else 0.0
+        W[spread] = state.spread_due
         ones = [flags + 2 + k for k in range(6) if used[k]] if True in used else []
         if phase != OVER:
             ones.append(phases + phase)
@@ -274,7 +294,7 @@ class RattusObserver(Observer):
         elif phase == KNIGHT_STEP:
             ones.append(origin + state.origin)
         if state.ender >= 0:
-            W[final] = float(phase in FINAL_PHASES)
+            W[final] = 1.0 if phase in FINAL_PHASES else 0.0
             ones.append(final + 1 + state.ender)
         if ones != self._ones:
             for i in self._ones:
@@ -285,4 +305,4 @@ class RattusObserver(Observer):
         if self._turns != state.regular_turns or self._no_progress != state.no_progress:
             self._turns, self._no_progress = state.regular_turns, state.no_progress
             W[turns] = state.regular_turns / self.game.max_regular_turns
-            W[turns + 1] = float(state.no_progress)  # AM-5
+            W[turns + 1] = state.no_progress  # AM-5

@@ -357,6 +357,14 @@ class RattusState(State):
                 self.current_player = self.active = self.opening_order[self.opening_step]
             else:
                 self._start_turn(self.start_seat)
+        elif kind == A.SPREAD:  # §5.1, RA-13
+            tid = self.pending
+            self.slots[args[0]].append(tid)
+            self.changes.append(TOKENS + args[0])
+            self.swapped_by[tid] = -1
+            self.pending = -1
+            self.spread_due -= 1
+            self._next_spread()
         elif kind == A.END:
             if phase == MAIN:
                 self.phase = PLAGUE_MOVE
@@ -427,14 +435,6 @@ class RattusState(State):
                 self._begin_spread()
         elif kind == A.STOP:
             self._begin_spread()
-        elif kind == A.SPREAD:  # §5.1, RA-13
-            tid = self.pending
-            self.slots[args[0]].append(tid)
-            self.changes.append(TOKENS + args[0])
-            self.swapped_by[tid] = -1
-            self.pending = -1
-            self.spread_due -= 1
-            self._next_spread()
         else:  # pragma: no cover - the adapter checked legality
             raise AssertionError(f"action {action} in phase {phase}")
 
@@ -457,8 +457,9 @@ class RattusState(State):
         self._next_spread()
 
     def _next_spread(self) -> None:
+        slots = self.slots
         if self.spread_due > 0 and self.rat_supply and any(
-                len(self.slots[r]) < C.SLOTS for r in self.game.nbrs[self.plague]):
+                [len(slots[r]) < C.SLOTS for r in self.game.nbrs[self.plague]]):
             self.pending = self.rat_supply.pop(int(self._rng.integers(len(self.rat_supply))))
             self.productive = True
             self.phase = SPREAD
