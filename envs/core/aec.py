@@ -21,6 +21,9 @@ from .options import Choice, Int, Option, Optional, Options
 from .rewards import REWARD_MODES, score_margin_rewards, winner_rewards
 
 SNAPSHOT_FORMAT = "hiddenhand-snapshot/1"
+#: Env attributes that ``determinize`` shares with the copy (read-only) or sets afresh.
+_SHARED_OR_REPLACED = frozenset({"game", "observer", "_state", "_rng", "observation_spaces", "action_spaces",
+                                 "_observation_space", "_action_space", "history", "_mask"})
 _INT_TYPES = frozenset({int})
 #: Options every game's env takes besides its game's own.
 ENV_OPTIONS = Options("env", [
@@ -257,15 +260,16 @@ class HiddenInfoAECEnv(AECEnv):
         """
         if agent not in self._seat_of:
             raise ValueError(f"{self.metadata['name']}: unknown agent {agent!r}; agents: {self.possible_agents}")
+        state = self._require_state().clone()  # a trusted copy: nothing to validate
         clone = copy.copy(self)
         clone.__dict__.update({key: copy.deepcopy(value) for key, value in self.__dict__.items()
-                               if key not in ("game", "observer", "_state", "_rng", "observation_spaces",
-                                              "action_spaces", "_observation_space", "_action_space")})
+                               if key not in _SHARED_OR_REPLACED})
         clone.observer = self.observer_class(self.game)
         clone._rng = np.random.default_rng(seed)
-        clone._state = self.game.state_from_json(self._require_state().to_json())
-        clone._state.resample_hidden(self._seat_of[agent], clone._rng)
+        clone._state = state
+        state.resample_hidden(self._seat_of[agent], clone._rng)
         clone.history = []
+        clone._mask = None
         clone._mask_fresh = False
         return clone
 

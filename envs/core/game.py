@@ -7,6 +7,7 @@ implement both with plain Python and small numpy arrays; they know nothing about
 
 from __future__ import annotations
 
+import copy
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar
 
@@ -118,6 +119,14 @@ class State(ABC):
     @abstractmethod
     def to_json(self) -> dict[str, Any]:
         """The complete state as JSON-serialisable data."""
+
+    def clone(self) -> State:
+        """An independent copy of this position sharing the game (and what the game holds). Trusted:
+        nothing is validated, so it is for copying a state the engine made, not for loading one (that
+        is :meth:`Game.state_from_json`). The default deep-copies; a game may override it for speed."""
+        memo = {id(value): value for value in vars(self.game).values()}
+        memo[id(self.game)] = self.game
+        return copy.deepcopy(self, memo)
 
     @abstractmethod
     def resample_hidden(self, player: int, rng: np.random.Generator) -> None:

@@ -32,13 +32,14 @@ cannot tell apart give identical copies for one seed.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import actions as A
 from .cards import DENOMINATIONS, MONEY, NUM_ANIMALS, NUM_DENOMS, PEDIGREE, RAT
-from .money import auto_payment, has_exact_payment, legal_payments, value
+from .money import auto_payment, has_exact_payment, legal_payments
 from .records import Memory
 
 if TYPE_CHECKING:  # no runtime import: rules imports this module
@@ -46,7 +47,19 @@ if TYPE_CHECKING:  # no runtime import: rules imports this module
 
 LOOKAHEAD = 2  # hidden payments ahead that a candidate is checked against exactly (Need.met_by)
 MAX_SLAP = 10
+WILD_CARDS = 2  # unseen cards arriving that the exact part of a need branches over (Need.before)
+RESTART_TRIES = 4  # candidates per random step the search may try before it starts over (_search)
+QUICK_DRAWS = 8  # quick random draws of a hidden set of cards before listing every composition
 QUICK_TRADES = 16  # quick random draws of a hidden trade's two offers before listing them all
+
+
+_, _D1, _D2, _D3, _D4, _D5, _D6 = DENOMINATIONS  # the first is the 0-card
+
+
+def value(counts) -> int:
+    """Total value of a count vector (money.value spelled out: the sampler calls it very often)."""
+    return (counts[1] * _D1 + counts[2] * _D2 + counts[3] * _D3 + counts[4] * _D4 + counts[5] * _D5
+            + counts[6] * _D6)
 
 
 # ---------------------------------------------------------------------------------- needs
@@ -60,7 +73,7 @@ class Need:
     solution.
     """
 
-    __slots__ = ("cards", "cash", "nonzero", "payments", "plan", "then", "demands", "trivial")
+    __slots__ = ("cards", "cash", "nonzero", "payments", "plan", "then", "demands", "trivial", "memo")
 
     def __init__(self, cards=None, cash: int = 0, nonzero: int = 0, payments: tuple = (),
                  plan: tuple = (), then: tuple | None = None, demands: tuple = ()):
@@ -73,11 +86,19 @@ class Need:
         self.demands = demands
         self.trivial = (then is None and cash <= 0 and nonzero <= 0 and not payments and not demands
                         and not any(c > 0 for c in self.cards))
+        self.memo: dict = {}  # (hand..., depth) -> met_by: search revisits hands
 
     def met_by(self, hand: list[int], depth: int = LOOKAHEAD) -> bool:
         """Whether ``hand`` meets the need; ``depth`` hidden payments ahead are checked exactly."""
         if self.trivial:
             return True
+        key = (*hand, depth)
+        known = self.memo.get(key)
+        if known is None:
+            self.memo[key] = known = self._met_by(hand, depth)
+        return known
+
+    def _met_by(self, hand: list[int], depth: int) -> bool:
         for h, c in zip(hand, self.cards):
             if h < c:
                 return False
@@ -87,12 +108,18 @@ class Need:
             if _top_value(hand, size) < price:
                 return False
         for shapes, offset, budget in self.demands:
-            if not any(_shortfall(shape, offset, hand) <= budget for shape in shapes):
+            if not _any_within(shapes, offset, hand, budget):
                 return False
         if not depth or self.then is None:
             return True
-        hand = list(hand)
-        for kind, data in self.plan:
+        return self._exact(list(hand), 0, depth)
+
+    def _exact(self, hand: list[int], i: int, depth: int) -> bool:
+        """The exact part from ``plan[i]`` on: the moves and checks, then the hidden payment."""
+        plan = self.plan
+        while i < len(plan):
+            kind, data = plan[i]
+            i += 1
             if kind == "out":
                 hand = _minus(hand, data)
                 if min(hand) < 0:
@@ -103,10 +130,10 @@ class Need:
                 return False
             elif kind == "reveal" and hand != list(data):
                 return False
+            elif kind == "wild":  # a few unseen cards arrive: some choice of them must do
+                return any(self._exact(_plus(hand, f), i, depth) for f in _any_cards(data))
         (price, size, rule, auto), after = self.then
-        options = [f for f in legal_payments(hand, price, rule) if sum(f) == size]
-        if auto:
-            options = [f for f in options if f == auto_payment(legal_payments(hand, price, rule))]
+        options = _payments(tuple(hand), price, rule, size, auto)
         return any(after.met_by(_minus(hand, f), depth - 1) for f in options)
 
     def before(self, effect: tuple) -> Need:
@@ -117,8 +144,9 @@ class Need:
         demands = _demands_before(self.demands, kind, data)
         if kind == "hidden_in":  # n unseen cards worth at most ``most`` arrive
             size, most = data
+            exact = ((("wild", size),) + self.plan, then) if then is not None and size <= WILD_CARDS else ((), None)
             return Need([max(0, c - size) for c in cards], cash - most, nonzero - size,
-                        tuple((n, price - most) for n, price in payments), demands=demands)
+                        tuple((n, price - most) for n, price in payments), *exact, demands=demands)
         if kind == "out":
             cards = [c + k for c, k in zip(cards, data)]
             cash, nonzero = cash + value(data), nonzero + sum(data) - data[0]
@@ -209,13 +237,90 @@ def payment_shapes(price: int, size: int) -> tuple:
 
         if size >= 1:
             extend(NUM_DENOMS - 1, size, 0)
-    _SHAPES[key] = found = tuple(out)
+    _SHAPES[key] = found = Shapes(out)
     return found
 
 
-def _shortfall(shape, offset, hand) -> int:
-    """Cards per denomination that ``hand`` lacks to give ``shape`` on top of ``offset``, summed."""
-    return sum(f + o - h for f, o, h in zip(shape, offset, hand) if f + o > h)
+@lru_cache(maxsize=1 << 16)
+def _payments(hand: tuple, price: int, rule: str, size: int, auto: bool) -> tuple:
+    """The legal payments of ``price`` from ``hand`` with ``size`` cards (the automatic one only, with
+    ``auto``), as lists; cached, since the search asks about the same hands again and again."""
+    if auto:
+        every = legal_payments(hand, price, rule)
+        chosen = list(auto_payment(every)) if every else None
+        return (chosen,) if chosen is not None and sum(chosen) == size else ()
+    options = _sized_payments(hand, price, size)
+    if rule == "strict" and options and has_exact_payment(hand, price):
+        options = [f for f in options if value(f) == price]
+    return tuple(options)
+
+
+def _sized_payments(hand: tuple, price: int, size: int) -> list[list[int]]:
+    """The legal payments of ``price`` from ``hand`` (no redundant card, §4.4) with exactly ``size``
+    cards: money.legal_payments's enumeration, largest denomination first, cut at ``size`` cards."""
+    found: list[list[int]] = []
+    chosen = [0] * NUM_DENOMS
+    # best[d][k]: the value of the k most valuable non-zero cards of index <= d (-1: fewer than k)
+    best = [[0] + [-1] * size]
+    for d in range(1, NUM_DENOMS):
+        row, below = [0] * (size + 1), best[-1]
+        for k in range(1, size + 1):
+            take = min(k, hand[d])
+            rest = below[k - take]
+            row[k] = -1 if rest < 0 else rest + take * DENOMINATIONS[d]
+        best.append(row)
+
+    def extend(d: int, total: int, used: int) -> None:
+        if d == 0 or best[d][size - used] < 0 or total + best[d][size - used] < price:
+            return
+        for take in range(min(hand[d], size - used) + 1):
+            chosen[d] = take
+            reached = total + take * DENOMINATIONS[d]
+            if reached >= price:  # any further card would be redundant
+                if used + take == size:
+                    found.append(list(chosen))
+                break
+            if used + take < size:
+                extend(d - 1, reached, used + take)
+        chosen[d] = 0
+
+    extend(NUM_DENOMS - 1, 0, 0)
+    return found
+
+
+class Shapes(tuple):
+    """A tuple of card count vectors that also keeps them as an array, for the long lists."""
+
+    @property
+    def array(self) -> np.ndarray:
+        found = self.__dict__.get("_array")
+        if found is None:
+            found = self.__dict__["_array"] = np.array(self, dtype=np.int64).reshape(len(self), NUM_DENOMS)
+        return found
+
+
+LONG_SHAPES = 12  # from this many shapes on, _any_within works on the array
+
+
+def _any_within(shapes, offset, hand, budget: int) -> bool:
+    """Whether ``hand`` lacks at most ``budget`` cards to give one of ``shapes`` on top of ``offset``."""
+    if len(shapes) >= LONG_SHAPES and isinstance(shapes, Shapes):
+        lack = shapes.array + np.subtract(offset, hand)
+        return bool((np.maximum(lack, 0).sum(axis=1) <= budget).any())
+    for shape in shapes:
+        short = 0
+        for f, o, h in zip(shape, offset, hand):
+            if f + o > h:
+                short += f + o - h
+        if short <= budget:
+            return True
+    return False
+
+
+@lru_cache(maxsize=None)
+def _any_cards(size: int) -> tuple:
+    """Every count vector of ``size`` cards (any denominations)."""
+    return tuple(list(f) for f, _ in _sub_multisets((size,) * NUM_DENOMS, size))
 
 
 def _top_value(hand: list[int], size: int) -> int:
@@ -247,7 +352,12 @@ def _binomial(n: int, k: int) -> int:
 
 def sub_multisets(counts: list[int], size: int) -> list[tuple[list[int], int]]:
     """Every sub-multiset of ``size`` cards as (count vector, number of card subsets it stands for)."""
-    found: list[tuple[list[int], int]] = []
+    return [(list(f), w) for f, w in _sub_multisets(tuple(counts), size)]
+
+
+@lru_cache(maxsize=1 << 14)
+def _sub_multisets(counts: tuple, size: int) -> tuple:
+    found: list[tuple[tuple[int, ...], int]] = []
     chosen = [0] * NUM_DENOMS
     room = [0] * (NUM_DENOMS + 1)  # cards of denominations >= d
     for d in range(NUM_DENOMS - 1, -1, -1):
@@ -256,7 +366,7 @@ def sub_multisets(counts: list[int], size: int) -> list[tuple[list[int], int]]:
     def extend(d: int, left: int, ways: int) -> None:
         if d == NUM_DENOMS:
             if left == 0:
-                found.append((list(chosen), ways))
+                found.append((tuple(chosen), ways))
             return
         for k in range(max(0, left - room[d + 1]), min(left, counts[d]) + 1):
             chosen[d] = k
@@ -264,7 +374,7 @@ def sub_multisets(counts: list[int], size: int) -> list[tuple[list[int], int]]:
         chosen[d] = 0
 
     extend(0, size, 1)
-    return found
+    return tuple(found)
 
 
 def _random_cards(hand: list[int], size: int, rng: np.random.Generator) -> list[int]:
@@ -292,9 +402,18 @@ class _World:
     def copy(self) -> _World:
         return _World([list(h) for h in self.hands], {k: list(v) for k, v in self.transit.items()}, list(self.pool))
 
-    def key(self) -> tuple:
-        return (tuple(map(tuple, self.hands)), tuple(sorted((k, tuple(v)) for k, v in self.transit.items())),
-                tuple(self.pool))
+    def part(self, parts: tuple) -> tuple:
+        """The contents of some seats (ints), transit keys and ``"pool"``, as a key."""
+        out = []
+        for p in parts:
+            if isinstance(p, int):
+                out.append(tuple(self.hands[p]))
+            elif p == "pool":
+                out.append(tuple(self.pool))
+            else:
+                got = self.transit.get(p)
+                out.append(None if got is None else tuple(got))
+        return tuple(out)
 
     def take(self, seat: int, counts: list[int]) -> bool:
         hand = self.hands[seat]
@@ -327,23 +446,13 @@ class _Step:
         self.pay = None  # a hidden payment from one seat to another: (giver, taker, price, size)
 
 
-def _weighted_order(options: list, weights: list[float], rng: np.random.Generator):
-    """Yield ``options`` in random order, each next one drawn in proportion to its weight."""
-    options, weights = list(options), list(weights)
-    total = float(sum(weights))
-    while options:
-        if len(options) == 1:
-            yield options[0]
-            return
-        r = rng.random() * total
-        index = len(options) - 1
-        for i, w in enumerate(weights):
-            r -= w
-            if r < 0:
-                index = i
-                break
-        yield options.pop(index)
-        total -= weights.pop(index)
+def _weighted_order(options: list, weights: list[float], rng: np.random.Generator) -> list:
+    """``options`` in random order, each next one drawn in proportion to its weight among those left:
+    sorting by ``u ** (1 / w)`` (u uniform) gives exactly that order (Efraimidis & Spirakis, 2006)."""
+    if len(options) <= 1:
+        return list(options)
+    keys = np.log(rng.random(len(options))) / np.asarray(weights, dtype=float)
+    return [options[i] for i in np.argsort(-keys, kind="stable")]
 
 
 class _History:
@@ -426,10 +535,7 @@ class _History:
         def candidates(world: _World, needs: list[Need], rng):
             hand = world.hands[giver]
             if price is not None:
-                options = [f for f in map(list, legal_payments(hand, price, rule)) if sum(f) == size]
-                if auto:
-                    chosen = list(auto_payment(legal_payments(hand, price, rule))) if options else None
-                    options = [f for f in options if f == chosen]
+                options = _payments(tuple(hand), price, rule, size, auto)
                 weights = [1.0] * len(options)
             need_g = needs[giver]
             need_t = needs[taker] if taker is not None else None
@@ -441,11 +547,16 @@ class _History:
                     return False
                 return need_t is None or need_t.met_by(_plus(world.hands[taker], f))
 
-            if price is None:  # every card equally likely: a quick draw, then all compositions
-                first = _random_cards(hand, size, rng)
-                if fits(first):
-                    yield first
-                pairs = [(f, w) for f, w in sub_multisets(hand, size) if f != first]
+            if price is None:  # every card equally likely: quick draws, then all compositions
+                tried = []
+                for _ in range(QUICK_DRAWS):
+                    first = _random_cards(hand, size, rng)
+                    if first not in tried:
+                        tried.append(first)
+                        if fits(first):
+                            yield first
+                            break
+                pairs = [(f, w) for f, w in sub_multisets(hand, size) if f not in tried]
                 options, weights = [f for f, _ in pairs], [float(w) for _, w in pairs]
             for f in _weighted_order(options, weights, rng):
                 if fits(f):
@@ -620,10 +731,9 @@ class _History:
                     yield (f, g)
                     break
             mine = sub_multisets(hc, given)
-            theirs = sub_multisets(hd, asked)
+            theirs = [(g, w, value(g)) for g, w in sub_multisets(hd, asked)]
             worth = {}
-            for f, w in theirs:
-                x = value(f)
+            for _, w, x in theirs:
                 worth[x] = worth.get(x, 0) + w
             options, weights = [], []
             for f, w in mine:
@@ -639,7 +749,7 @@ class _History:
                     weights.append(float(w * match))
             for f in _weighted_order(options, weights, rng):
                 x = value(f)
-                fits = [(g, float(w)) for g, w in theirs if _outcome(x, value(g)) == result]
+                fits = [(g, w) for g, w, y in theirs if _outcome(x, y) == result]
                 for g in _weighted_order([g for g, _ in fits], [w for _, w in fits], rng):
                     if (tuple(f), tuple(g)) in tried:
                         continue
@@ -652,7 +762,8 @@ class _History:
             world.take(d, g)
             world.give(c, g)
             world.give(d, f)
-        effects = [(c, ("hidden_in", (asked, 500 * asked))), (d, ("hidden_in", (given, 500 * given)))]
+        effects = [(c, ("any_out", given)), (d, ("any_out", asked)),
+                   (c, ("hidden_in", (asked, 500 * asked))), (d, ("hidden_in", (given, 500 * given)))]
         self.steps.append(_Step(effects, tag, candidates=candidates, apply=apply))
 
     def distribution(self, e: dict[str, Any], i) -> None:
@@ -782,14 +893,17 @@ def _unseen_pool(s: KoehandelState, viewer: int, start: list[list[int]]) -> list
 
 
 def _needs(steps: list[_Step], n: int) -> list[list[Need]]:
-    """needs[k][seat]: what ``seat`` must hold before step k, computed backwards."""
+    """needs[k][seat]: what ``seat`` must hold before step k, computed backwards; only for the seats
+    that some random step touches (the others' needs are never asked: they stay trivial)."""
+    active = {seat for step in steps if step.candidates is not None for seat in step.touch if isinstance(seat, int)}
     needs = [[Need() for _ in range(n)]]
     for step in reversed(steps):
         after = needs[-1]
         if step.effects:
             before = list(after)
             for seat, effect in reversed(step.effects):
-                before[seat] = before[seat].before(effect)
+                if seat in active:
+                    before[seat] = before[seat].before(effect)
             needs.append(before)
         else:
             needs.append(after)
@@ -856,13 +970,12 @@ class _Ahead:
             good = self.good.get(key)
             if good is None:
                 need = self.needs[j + 1][y]
-                good = tuple(f for f in payment_shapes(price, size) if need.met_by(_plus(hand_y, f), 1))
+                good = Shapes(f for f in payment_shapes(price, size) if need.met_by(_plus(hand_y, f), 1))
                 self.good[key] = good
             ox = self.offset[x]
             offset = [a - b for a, b in zip(ox[j], ox[k + 1])]
             budget = self.budget[x][j] - self.budget[x][k + 1]
-            hand = world.hands[x]
-            if not any(_shortfall(shape, offset, hand) <= budget for shape in good):
+            if not _any_within(good, offset, world.hands[x], budget):
                 return (y,)
         return None
 
@@ -873,15 +986,24 @@ def _search(steps: list[_Step], world: _World, rng: np.random.Generator) -> list
 
     On a contradiction it jumps back to the latest random step that touched the seats involved (the
     steps in between cannot change those seats' hands), and a random step out of candidates passes its
-    conflict, with its own seats, further back (conflict-directed backjumping). (step, world) pairs
-    without a completion are remembered."""
+    conflict, with its own seats, further back (conflict-directed backjumping). That conflict names
+    every part of the world (seats, transit keys, the pool) the failures below depended on, so the
+    step's contents of those parts are a nogood: met again, with any other parts, they fail at once.
+
+    Search times are heavy-tailed (an early draw can doom a long stretch of history), so after
+    ``RESTART_TRIES`` candidates per random step the search starts over with fresh draws, the allowance
+    doubling at each restart (it stays complete: the nogoods are kept and the allowance grows without
+    bound)."""
     needs = _needs(steps, len(world.hands))
     ahead = _Ahead(steps, needs, len(world.hands))
     chosen: list = [None] * len(steps)
     frames: list[list] = []  # [step index, world before it, candidate iterator, conflict seats]
-    dead: set = set()  # (step index, world) pairs from which no completion exists
-    every = frozenset().union(*(step.touch for step in steps))
+    # nogoods: dead[k][parts] holds contents of those parts (seats, transit keys, the pool) from which
+    # step k has no completion, whatever the rest of the world holds
+    dead: dict[int, dict[tuple, set]] = {}
     k, total = 0, len(steps)
+    start, tries = world.copy(), 0
+    allowance = RESTART_TRIES * (1 + sum(step.candidates is not None for step in steps))
     while k < total:
         step = steps[k]
         if step.candidates is None:
@@ -889,12 +1011,15 @@ def _search(steps: list[_Step], world: _World, rng: np.random.Generator) -> list
                 k += 1
                 continue
             conflict = step.touch
-        elif dead and (k, world.key()) in dead:
-            conflict = every
+        elif k in dead and (conflict := _dead_parts(dead[k], world)):
+            pass
         else:
             frames.append([k, world, step.candidates(world, needs[k + 1], rng), set()])
             conflict = frozenset()  # nothing failed yet: try its first candidate
         while True:
+            if conflict and tries > allowance:  # start over
+                world, frames, k, tries, allowance = start.copy(), [], 0, 0, 2 * allowance
+                break
             if conflict:  # back to the latest random step that touched a seat of the conflict
                 while frames and not (steps[frames[-1][0]].touch & conflict):
                     frames.pop()
@@ -905,6 +1030,7 @@ def _search(steps: list[_Step], world: _World, rng: np.random.Generator) -> list
             fk, before, candidates, seen = frames[-1]
             choice = next(candidates, None)
             while choice is not None:
+                tries += 1
                 world = before.copy()
                 steps[fk].apply(world, choice)
                 partner = ahead.check(fk, world)
@@ -917,9 +1043,18 @@ def _search(steps: list[_Step], world: _World, rng: np.random.Generator) -> list
                 k = fk + 1
                 break
             frames.pop()
-            dead.add((fk, before.key()))
             conflict = frozenset(seen) | steps[fk].touch
+            parts = tuple(sorted(conflict, key=str))
+            dead.setdefault(fk, {}).setdefault(parts, set()).add(before.part(parts))
     return chosen
+
+
+def _dead_parts(nogoods: dict[tuple, set], world: _World) -> frozenset:
+    """The parts of a nogood that ``world`` matches (empty if none)."""
+    for parts, contents in nogoods.items():
+        if world.part(parts) in contents:
+            return frozenset(parts)
+    return frozenset()
 
 
 def _replay(steps: list[_Step], world: _World, chosen: list) -> dict:
