@@ -15,10 +15,17 @@ cannot tell from the true one, built only from what ``viewer`` knows and from ``
    necessary conditions computed backwards, and :class:`_Ahead`, which checks a seat's next hidden
    payment against the receiving seat's hand), and the search is a complete depth-first search: a
    draw that leads to a contradiction is undone and the next candidate tried, jumping back to the
-   latest draw that touched the seats involved (conflict-directed backjumping), and dead (step, world)
-   pairs are remembered. The true history is one solution, so a world is always found; mostly the
-   first draws succeed, but long random-play histories can need many retries (see the timings in
-   the leak tests' report).
+   latest draw that touched the seats involved (conflict-directed backjumping); the contents of those
+   seats from which a step has no completion are remembered (nogoods), and a search that has tried a
+   few candidates per draw starts over with fresh draws (restarts, with a doubling allowance). The
+   true history is one solution, so a world is always found. Mostly the first draws succeed (a few
+   milliseconds); late random-play positions at 5-6 players can need many retries and take seconds
+   (``python -m benchmarks.determinize``; docs/koehandel_rules.md Appendix C).
+
+The distribution is that of the forward draws restricted to histories consistent with what ``viewer``
+saw, approximately: a failed draw is replaced by the next candidate in random order rather than by
+re-drawing the whole history, and a trade's offer pair is drawn given the public result without
+weighting by that result's likelihood (Appendix C).
 3. The state is rebuilt from the sampled world: hands, cards in transit (offer, pedigree stake, rat pot),
    every event of the research record (hidden compositions, offer values, ``cash_before`` and
    ``cash_after``, sealed pedigree commitments and tie lists), every player's private record (the
