@@ -555,11 +555,16 @@ def library_versions() -> dict[str, str]:
     return versions
 
 
+#: The model card's first words per training backend (``metadata["backend"]``, absent for SB3 runs).
+BACKEND_TITLES = {"sb3": "MaskablePPO self-play", "rllib": "RLlib PPO self-play (league)"}
+
+
 def write_model_card(path: Path, metadata: dict[str, Any], evaluation: dict[str, Any] | None = None) -> Path:
     """A markdown model card from an agent's metadata (plus a final evaluation, when given)."""
     lines = [
         f"# {metadata['name']}", "",
-        f"MaskablePPO self-play agent for **{metadata['game']}**, {metadata['num_players']} players.", "",
+        f"{BACKEND_TITLES[metadata.get('backend', 'sb3')]} agent for **{metadata['game']}**, "
+        f"{metadata['num_players']} players.", "",
         "| field | value |", "|---|---|",
         f"| env options | `{json.dumps(metadata['env_options'])}` |",
         f"| training steps | {metadata['timesteps']:,} |",

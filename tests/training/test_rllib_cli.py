@@ -18,3 +18,4 @@ def test_cli_trains_with_the_rllib_backend(tmp_path):
                  "--set", "ppo.batch_size=150", "--set", "ppo.net_arch=[32]", "--set", "ray.num_env_runners=0",
                  "--set", "eval.games=4", "--set", "ray.num_cpus=1"]) == 0
     assert (run / "agent.npz").is_file()
+    assert "RLlib PPO self-play (league) agent for **david_goliath**" in (run / "agent.md").read_text()

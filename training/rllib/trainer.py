@@ -285,8 +285,7 @@ def train(config: RLlibConfig, run_dir: str | Path, resume: bool = False, progre
         "league": league.to_dict(), "env_steps": env_steps, "env_runner_nodes": sorted(set(nodes)),
     })
     agent_path = save_policy(run_dir / "agent.npz", weights, metadata)
-    card = write_model_card(agent_path.with_suffix(".md"), metadata)
-    card.write_text(card.read_text().replace("MaskablePPO self-play agent", "RLlib PPO self-play (league) agent", 1))
+    write_model_card(agent_path.with_suffix(".md"), metadata)
     print(f"trained {steps} learner steps in {wall:.0f}s ({rate:.0f} learner steps/s incl. learning) on "
           f"{len(set(nodes)) or 1} node(s); agent: {agent_path}")
     return TrainResult(agent_path, metadata)
