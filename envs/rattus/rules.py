@@ -315,9 +315,10 @@ class RattusState(State):
         return ids
 
     def _witch_usable(self) -> bool:
+        slots = self.slots
         if self.game.witch_second_token == "other_region":
-            return sum(1 for r in self.game.in_play if self.slots[r]) >= 2
-        return sum(len(self.slots[r]) for r in self.game.in_play) >= 2
+            return len([r for r in self.game.in_play if slots[r]]) >= 2
+        return sum([len(slots[r]) for r in self.game.in_play]) >= 2
 
     def locate(self, tid: int) -> tuple[int, int]:
         """(region, slot) of a token on the board; (-1, -1) elsewhere."""
