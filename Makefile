@@ -21,7 +21,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -n 2 tests
 
-# the slow tests too (Koehandel's re-deal search over long histories)
+# the slow tests too (e.g. Koehandel's never-gives-up re-deal sweep)
 test-slow: $(STAMP)
 	$(PY) -m pytest -n 2 -m "" tests
 
