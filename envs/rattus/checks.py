@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.game import SnapshotError
+from ..core.schema import copy_lists, dump_fields, is_int, load_fields
 from .config import CARDS, NUM_REGIONS, NUM_TOKENS, SLOTS
 from .decisions import (
     FINAL_ROUND, KNIGHT_STEP, MAIN, OPENING, OVER, PLAGUE_MOVE, SPREAD, TURN_CAP, WITCH_DECIDE, WITCH_SECOND,
@@ -20,8 +21,7 @@ T = NUM_TOKENS - 1
 
 
 def _schema(game) -> dict[str, tuple]:
-    """Field -> (kind, arguments): "int" (low, high), "bool", "ints" (length or None, low, high), "bools"
-    (length), "grid" (rows, length or None, low, high), "boolgrid" (rows, length)."""
+    """Field -> (kind, arguments), as :mod:`envs.core.schema` reads them."""
     n, cap = game.num_players, game.cubes_per_player
     return {
         "cubes": ("grid", NUM_REGIONS, n, 0, cap), "palace": ("ints", n, 0, cap), "supply": ("ints", n, 0, cap),
@@ -42,69 +42,12 @@ def _schema(game) -> dict[str, tuple]:
 
 
 def to_json(state) -> dict[str, Any]:
-    return {key: _copy(getattr(state, key)) for key in _schema(state.game)}
-
-
-def _copy(value: Any) -> Any:
-    return [_copy(v) for v in value] if isinstance(value, list) else value
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check(key: str, value: Any, spec: tuple) -> Any:
-    kind = spec[0]
-
-    def fail(what: str) -> SnapshotError:
-        return SnapshotError(f"rattus: state {key} {what}")
-
-    def ints(seq: Any, length: int | None, low: int, high: int, where: str) -> list[int]:
-        if not isinstance(seq, list) or (length is not None and len(seq) != length):
-            raise fail(f"{where}must be a list of {length if length is not None else 'any number of'} ints, "
-                       f"got {seq!r:.80}")
-        for i, v in enumerate(seq):
-            if not _is_int(v) or not low <= v <= high:
-                raise fail(f"{where}[{i}] is {v!r}, not an int in {low}..{high}")
-        return list(seq)
-
-    def bools(seq: Any, length: int, where: str) -> list[bool]:
-        if not isinstance(seq, list) or len(seq) != length or not all(isinstance(v, bool) for v in seq):
-            raise fail(f"{where}must be a list of {length} bools, got {seq!r:.80}")
-        return list(seq)
-
-    if kind == "int":
-        if not _is_int(value) or not spec[1] <= value <= spec[2]:
-            raise fail(f"is {value!r}, not an int in {spec[1]}..{spec[2]}")
-        return value
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise fail(f"is {value!r}, not a bool")
-        return value
-    if kind == "ints":
-        return ints(value, *spec[1:], "")
-    if kind == "bools":
-        return bools(value, spec[1], "")
-    if not isinstance(value, list) or len(value) != spec[1]:
-        raise fail(f"must be a list of {spec[1]} rows, got {value!r:.80}")
-    if kind == "grid":
-        return [ints(row, *spec[2:], f"[{i}] ") for i, row in enumerate(value)]
-    return [bools(row, spec[2], f"[{i}] ") for i, row in enumerate(value)]
+    return dump_fields(state, _schema(state.game))
 
 
 def parse_state(game, data: dict[str, Any]):
     """The state of ``to_json`` data, every field's type and range checked."""
-    if not isinstance(data, dict):
-        raise SnapshotError(f"rattus: state must be a dict, got {type(data).__name__}")
-    schema = _schema(game)
-    missing, unknown = sorted(set(schema) - set(data)), sorted(set(data) - set(schema))
-    if missing or unknown:
-        raise SnapshotError("rattus: state " + "; ".join(
-            [f"lacks {missing}"] * bool(missing) + [f"has unknown key(s) {unknown}"] * bool(unknown)))
-    state = game.blank_state()
-    for key, spec in schema.items():
-        setattr(state, key, _check(key, data[key], spec))
-    return state
+    return load_fields("rattus", game.blank_state(), _schema(game), data)
 
 
 # ====================================================================== invariants (§10.6)
@@ -186,7 +129,7 @@ def position(game, base: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]
     if unknown:
         raise SnapshotError(f"rattus: unknown position keyword(s) {unknown}; keywords: {sorted(allowed)}")
     n = game.num_players
-    data = {key: _copy(value) for key, value in base.items()}
+    data = {key: copy_lists(value) for key, value in base.items()}
     index = {name: r for r, name in enumerate(game.regions)}
 
     def region(name: Any, where: str) -> int:
@@ -195,7 +138,7 @@ def position(game, base: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]
         return index[name]
 
     def seat(value: Any, where: str) -> int:
-        if not _is_int(value) or not 0 <= value < n:
+        if not is_int(value) or not 0 <= value < n:
             raise SnapshotError(f"rattus: position {where}: {value!r} is not a seat 0..{n - 1}")
         return value
 
@@ -240,7 +183,7 @@ def position(game, base: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]
         free = [t for t in order if t not in {u for slot in data["slots"] for u in slot}]
     removed = spec.get("removed_unseen", game.removed_count)
     supply = spec.get("rat_supply", len(free) - removed)
-    if not (_is_int(removed) and _is_int(supply) and 0 <= removed and 0 <= supply and removed + supply <= len(free)):
+    if not (is_int(removed) and is_int(supply) and 0 <= removed and 0 <= supply and removed + supply <= len(free)):
         raise SnapshotError(f"rattus: position rat_supply={supply!r} and removed_unseen={removed!r} need ints "
                             f">= 0 summing to at most the {len(free)} tokens off the board")
     data["rat_supply"], data["removed"] = sorted(free[:supply]), sorted(free[supply:supply + removed])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..core.game import SnapshotError
+from ..core.schema import copy_lists, dump_fields, is_int, load_fields
 from .cards import (
     BUILDINGS, BUILDINGS_IN_GAME, I_GOLD, I_PASS, INITIAL_HAND, INITIAL_RATS, KIND_COPIES, MAX_RATS,
     NUM_BUILDING_CARDS, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUM_POINT_TOKENS, NUN_ROW_SIZE, SPECIAL_COPIES,
@@ -24,9 +25,7 @@ if TYPE_CHECKING:
 
 BIG = 10**6
 
-#: Field -> (kind, arguments). Kinds: "int" (low, high), "bool", "ints" (length or None, low, high),
-#: "grid" (rows, length, low, high), "grid3" (a, b, length, low, high), "bools" (length), "boolgrid" (rows, length),
-#: "lists" (rows, low, high) (lists of any length), "cube" (rows, rows, length, low, high).
+#: Field -> (kind, arguments), as :mod:`envs.core.schema` reads them.
 def _schema(game: RattusCartusGame) -> dict[str, tuple]:
     n, k = game.num_players, game.k
     return {
@@ -100,93 +99,12 @@ def _schema(game: RattusCartusGame) -> dict[str, tuple]:
 
 
 def to_json(state: RattusCartusState) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key in _schema(state.game):
-        value = getattr(state, key)
-        out[key] = _copy(value)
-    return out
-
-
-def _copy(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check(key: str, value: Any, spec: tuple) -> Any:
-    kind = spec[0]
-
-    def fail(what: str) -> SnapshotError:
-        return SnapshotError(f"rattus_cartus: state {key} {what}")
-
-    def ints(seq: Any, length: int | None, low: int, high: int, where: str) -> list[int]:
-        if not isinstance(seq, list) or (length is not None and len(seq) != length):
-            raise fail(f"{where}must be a list of {length if length is not None else 'any number of'} ints, "
-                       f"got {seq!r:.80}")
-        for i, v in enumerate(seq):
-            if not _is_int(v) or not low <= v <= high:
-                raise fail(f"{where}[{i}] is {v!r}, not an int in {low}..{high}")
-        return list(seq)
-
-    def bools(seq: Any, length: int, where: str) -> list[bool]:
-        if not isinstance(seq, list) or len(seq) != length or not all(isinstance(v, bool) for v in seq):
-            raise fail(f"{where}must be a list of {length} bools, got {seq!r:.80}")
-        return list(seq)
-
-    if kind == "int":
-        if not _is_int(value) or not spec[1] <= value <= spec[2]:
-            raise fail(f"is {value!r}, not an int in {spec[1]}..{spec[2]}")
-        return value
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise fail(f"is {value!r}, not a bool")
-        return value
-    if kind == "ints":
-        return ints(value, spec[1], spec[2], spec[3], "")
-    if kind == "bools":
-        return bools(value, spec[1], "")
-    if kind == "grid":
-        rows = spec[1]
-        if not isinstance(value, list) or (rows is not None and len(value) != rows):
-            raise fail(f"must be a list of {rows} rows, got {value!r:.80}")
-        return [ints(row, spec[2], spec[3], spec[4], f"[{i}] ") for i, row in enumerate(value)]
-    if kind == "lists":
-        if not isinstance(value, list) or len(value) != spec[1]:
-            raise fail(f"must be a list of {spec[1]} lists, got {value!r:.80}")
-        return [ints(row, None, spec[2], spec[3], f"[{i}] ") for i, row in enumerate(value)]
-    if kind == "boolgrid":
-        if not isinstance(value, list) or len(value) != spec[1]:
-            raise fail(f"must be a list of {spec[1]} rows, got {value!r:.80}")
-        return [bools(row, spec[2], f"[{i}] ") for i, row in enumerate(value)]
-    if kind == "cube":
-        if not isinstance(value, list) or len(value) != spec[1]:
-            raise fail(f"must be a list of {spec[1]} tables, got {value!r:.80}")
-        out = []
-        for i, table in enumerate(value):
-            if not isinstance(table, list) or len(table) != spec[2]:
-                raise fail(f"[{i}] must be a list of {spec[2]} rows")
-            out.append([ints(row, spec[3], spec[4], spec[5], f"[{i}][{j}] ") for j, row in enumerate(table)])
-        return out
-    raise AssertionError(kind)
+    return dump_fields(state, _schema(state.game))
 
 
 def parse_state(game: RattusCartusGame, data: dict[str, Any]) -> RattusCartusState:
     """The state of ``to_json`` data, every field's type and range checked."""
-    if not isinstance(data, dict):
-        raise SnapshotError(f"rattus_cartus: state must be a dict, got {type(data).__name__}")
-    schema = _schema(game)
-    missing = sorted(set(schema) - set(data))
-    unknown = sorted(set(data) - set(schema))
-    if missing or unknown:
-        raise SnapshotError(f"rattus_cartus: state " + "; ".join(
-            [f"lacks {missing}"] * bool(missing) + [f"has unknown key(s) {unknown}"] * bool(unknown)))
-    state = game.blank_state()
-    for key, spec in schema.items():
-        setattr(state, key, _check(key, data[key], spec))
+    state = load_fields("rattus_cartus", game.blank_state(), _schema(game), data)
     if state.is_terminal:
         if state.phase != PHASE_OVER:
             raise SnapshotError("rattus_cartus: state is_terminal but phase is not game over")
@@ -479,7 +397,7 @@ def position(game: RattusCartusGame, base: dict[str, Any], spec: dict[str, Any])
     if unknown:
         raise SnapshotError(f"rattus_cartus: unknown position keyword(s) {unknown}; keywords: {sorted(allowed)}")
     n, k = game.num_players, game.k
-    data = {key: _copy(value) for key, value in base.items()}
+    data = {key: copy_lists(value) for key, value in base.items()}
     if data["phase"] != PHASE_B or data["turn"] != 0 or data["decision"] != D1:
         raise SnapshotError("rattus_cartus: position() starts from a fresh deal")
     # ---- population cards: hands, nun row, deck top; everything else goes to the deck
@@ -574,7 +492,7 @@ def position(game: RattusCartusGame, base: dict[str, Any], spec: dict[str, Any])
     data["seen"] = [[new_hands[p][v] for v in range(NUM_KINDS)] for p in range(n)]
     # ---- buildings
     rnd = spec.get("round", data["round"])
-    if not _is_int(rnd) or not 0 <= rnd < game.rounds:
+    if not is_int(rnd) or not 0 <= rnd < game.rounds:
         raise SnapshotError(f"rattus_cartus: position round={rnd!r} is not an int in 0..{game.rounds - 1}")
     data["round"] = rnd
     wanted_row = [_building(card, "row") for card in spec.get("row", [])]
@@ -611,18 +529,18 @@ def position(game: RattusCartusGame, base: dict[str, Any], spec: dict[str, Any])
     # ---- seats
     if "start_player" in spec:
         start = spec["start_player"]
-        if not _is_int(start) or not 0 <= start < n:
+        if not is_int(start) or not 0 <= start < n:
             raise SnapshotError(f"rattus_cartus: position start_player={start!r} is not a seat 0..{n - 1}")
         data["start"] = start
         data["current_player"] = start
     if "rats" in spec:
         rats = spec["rats"]
-        if not isinstance(rats, (list, tuple)) or len(rats) != n or not all(_is_int(r) and r >= 0 for r in rats):
+        if not isinstance(rats, (list, tuple)) or len(rats) != n or not all(is_int(r) and r >= 0 for r in rats):
             raise SnapshotError(f"rattus_cartus: position rats must be {n} non-negative ints")
         data["rats"] = list(rats)
     if "point_tokens" in spec:
         counts = spec["point_tokens"]
-        if not isinstance(counts, (list, tuple)) or len(counts) != n or not all(_is_int(c) and c >= 0 for c in counts):
+        if not isinstance(counts, (list, tuple)) or len(counts) != n or not all(is_int(c) and c >= 0 for c in counts):
             raise SnapshotError(f"rattus_cartus: position point_tokens must be {n} non-negative ints")
         supply_tokens = sorted(game.point_token_values)
         if sum(counts) > len(supply_tokens) and game.finite:
@@ -636,7 +554,7 @@ def position(game: RattusCartusGame, base: dict[str, Any], spec: dict[str, Any])
     if "influence" in spec:
         influence = spec["influence"]
         if not isinstance(influence, (list, tuple)) or len(influence) != n or not all(
-                isinstance(row, (list, tuple)) and len(row) == NUM_CLASSES and all(_is_int(v) and v >= 0 for v in row)
+                isinstance(row, (list, tuple)) and len(row) == NUM_CLASSES and all(is_int(v) and v >= 0 for v in row)
                 for row in influence):
             raise SnapshotError(f"rattus_cartus: position influence must be {n} lists of 6 levels")
         clock = 0
