@@ -150,10 +150,8 @@ def _train(args: argparse.Namespace) -> int:
     if args.address:
         print("error: --address only applies with --backend rllib", file=sys.stderr)
         return 2
-    import yaml
-
     from hiddenhand.agents import AgentFileError
-    from hiddenhand.training.config import ConfigError, config_from_dict, load_config, with_overrides
+    from hiddenhand.training.config import ConfigError, config_from_dict, load_config, parse_overrides, with_overrides
     from hiddenhand.training.train import RunDirError, recorded_config, train
 
     if args.force and not args.resume:
@@ -169,15 +167,7 @@ def _train(args: argparse.Namespace) -> int:
             config = config_from_dict(recorded, source=str(Path(args.run_dir) / "config.json"))
         else:
             config = load_config(args.config)
-        overrides = {}
-        for item in args.set:
-            key, sep, value = item.partition("=")
-            if not sep or not key:
-                raise ConfigError(f"--set {item!r}: expected KEY=VALUE")
-            try:
-                overrides[key] = yaml.safe_load(value)
-            except yaml.YAMLError as error:
-                raise ConfigError(f"--set {item!r}: the value is not YAML ({error})") from None
+        overrides = parse_overrides(args.set)
         config = with_overrides(config, overrides) if overrides else config
     except (ConfigError, RunDirError) as error:
         print(f"error: {error}", file=sys.stderr)

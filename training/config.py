@@ -258,7 +258,11 @@ def with_overrides(config: TrainConfig, overrides: dict[str, Any]) -> TrainConfi
 
     A mapping value replaces the whole section it names.
     """
-    data = config.to_dict()
+    return config_from_dict(set_dotted(config.to_dict(), overrides), source="<overrides>")
+
+
+def set_dotted(data: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (a config as a dict) with each dotted key of ``overrides`` set, sections created as needed."""
     for dotted, value in overrides.items():
         *sections, leaf = dotted.split(".")
         node = data
@@ -267,7 +271,21 @@ def with_overrides(config: TrainConfig, overrides: dict[str, Any]) -> TrainConfi
             if not isinstance(node, dict):
                 raise ConfigError(f"<overrides>: cannot set {dotted!r}: {section!r} is no section")
         node[leaf] = value
-    return config_from_dict(data, source="<overrides>")
+    return data
+
+
+def parse_overrides(items: list[str]) -> dict[str, Any]:
+    """The command line's ``--set KEY=VALUE`` items as ``{dotted key: YAML value}``."""
+    overrides = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ConfigError(f"--set {item!r}: expected KEY=VALUE")
+        try:
+            overrides[key] = yaml.safe_load(value)
+        except yaml.YAMLError as error:
+            raise ConfigError(f"--set {item!r}: the value is not YAML ({error})") from None
+    return overrides
 
 
 def _build(cls: type, data: Any, key: str, source: str) -> Any:

@@ -19,9 +19,8 @@ from pathlib import Path
 
 def train_main(args: argparse.Namespace) -> int:
     """``hiddenhand train --backend rllib``: the SB3 command's arguments plus ``address``; an exit code."""
-    import yaml
-
     from hiddenhand.envs.core.options import ConfigError
+    from hiddenhand.training.config import parse_overrides
     from hiddenhand.training.train import RunDirError
 
     try:
@@ -44,15 +43,7 @@ def train_main(args: argparse.Namespace) -> int:
                 raise ConfigError(f"{args.run_dir} records no config: pass --config")
         else:
             config = load_rllib_config(args.config)
-        overrides = {}
-        for item in args.set:
-            key, sep, value = item.partition("=")
-            if not sep or not key:
-                raise ConfigError(f"--set {item!r}: expected KEY=VALUE")
-            try:
-                overrides[key] = yaml.safe_load(value)
-            except yaml.YAMLError as error:
-                raise ConfigError(f"--set {item!r}: the value is not YAML ({error})") from None
+        overrides = parse_overrides(args.set)
         config = with_overrides(config, overrides) if overrides else config
     except (ConfigError, RunDirError) as error:
         print(f"error: {error}", file=sys.stderr)

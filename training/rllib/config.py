@@ -24,6 +24,7 @@ from hiddenhand.training.config import (
     _field,
     config_from_dict,
     read_yaml,
+    set_dotted,
 )
 
 PRESET_DIR = SB3_PRESET_DIR / "rllib"
@@ -102,13 +103,4 @@ def rllib_config_from_dict(data: Any, source: str = "<dict>") -> RLlibConfig:
 
 def with_overrides(config: RLlibConfig, overrides: dict[str, Any]) -> RLlibConfig:
     """A re-validated copy with dotted keys set, e.g. ``{"ray.num_env_runners": 2}``."""
-    data = config.to_dict()
-    for dotted, value in overrides.items():
-        *sections, leaf = dotted.split(".")
-        node = data
-        for section in sections:
-            node = node.setdefault(section, {})
-            if not isinstance(node, dict):
-                raise ConfigError(f"<overrides>: cannot set {dotted!r}: {section!r} is no section")
-        node[leaf] = value
-    return rllib_config_from_dict(data, source="<overrides>")
+    return rllib_config_from_dict(set_dotted(config.to_dict(), overrides), source="<overrides>")
