@@ -151,24 +151,15 @@ def _train(args: argparse.Namespace) -> int:
         print("error: --address only applies with --backend rllib", file=sys.stderr)
         return 2
     from hiddenhand.agents import AgentFileError
-    from hiddenhand.training.config import ConfigError, config_from_dict, load_config, parse_overrides, with_overrides
+    from hiddenhand.training.config import ConfigError, command_config, config_from_dict, load_config, with_overrides
     from hiddenhand.training.train import RunDirError, recorded_config, train
 
-    if args.force and not args.resume:
-        print("error: --force only applies with --resume", file=sys.stderr)
-        return 2
+    def recorded(run_dir: Path):
+        data = recorded_config(run_dir)
+        return None if data is None else config_from_dict(data, source=str(run_dir / "config.json"))
+
     try:
-        if args.config is None:
-            if not (args.resume and args.run_dir):
-                raise ConfigError("--config is required (only --resume with --run-dir reads the run's recorded config)")
-            recorded = recorded_config(Path(args.run_dir))
-            if recorded is None:
-                raise ConfigError(f"{args.run_dir} records no config: pass --config")
-            config = config_from_dict(recorded, source=str(Path(args.run_dir) / "config.json"))
-        else:
-            config = load_config(args.config)
-        overrides = parse_overrides(args.set)
-        config = with_overrides(config, overrides) if overrides else config
+        config = command_config(args, load_config, recorded, with_overrides)
     except (ConfigError, RunDirError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

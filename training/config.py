@@ -15,6 +15,7 @@ import os
 import re
 from dataclasses import MISSING, dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any, get_args, get_origin, get_type_hints
 
 import yaml
@@ -272,6 +273,25 @@ def set_dotted(data: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any
                 raise ConfigError(f"<overrides>: cannot set {dotted!r}: {section!r} is no section")
         node[leaf] = value
     return data
+
+
+def command_config(args: Any, load: Callable[[str], Any], recorded: Callable[[Path], Any],
+                   override: Callable[[Any, dict[str, Any]], Any]) -> Any:
+    """The config a ``train`` command names (either backend): ``--config`` loaded with ``load``, or with
+    ``--resume --run-dir`` and no ``--config`` the run's ``recorded`` one (``None`` if it has none); then
+    the ``--set`` items applied with ``override``. A :class:`ConfigError` says what is missing."""
+    if args.force and not args.resume:
+        raise ConfigError("--force only applies with --resume")
+    if args.config is None:
+        if not (args.resume and args.run_dir):
+            raise ConfigError("--config is required (only --resume with --run-dir reads the run's recorded config)")
+        config = recorded(Path(args.run_dir))
+        if config is None:
+            raise ConfigError(f"{args.run_dir} records no config: pass --config")
+    else:
+        config = load(args.config)
+    overrides = parse_overrides(args.set)
+    return override(config, overrides) if overrides else config
 
 
 def parse_overrides(items: list[str]) -> dict[str, Any]:

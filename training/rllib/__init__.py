@@ -20,7 +20,7 @@ from pathlib import Path
 def train_main(args: argparse.Namespace) -> int:
     """``hiddenhand train --backend rllib``: the SB3 command's arguments plus ``address``; an exit code."""
     from hiddenhand.envs.core.options import ConfigError
-    from hiddenhand.training.config import parse_overrides
+    from hiddenhand.training.config import command_config
     from hiddenhand.training.train import RunDirError
 
     try:
@@ -31,20 +31,8 @@ def train_main(args: argparse.Namespace) -> int:
         print(f"error: the rllib backend needs Ray RLlib ({error}); install it with "
               f"pip install \"hiddenhand[rllib]\"", file=sys.stderr)
         return 2
-    if args.force and not args.resume:
-        print("error: --force only applies with --resume", file=sys.stderr)
-        return 2
     try:
-        if args.config is None:
-            if not (args.resume and args.run_dir):
-                raise ConfigError("--config is required (only --resume with --run-dir reads the run's recorded config)")
-            config = recorded_config(Path(args.run_dir))
-            if config is None:
-                raise ConfigError(f"{args.run_dir} records no config: pass --config")
-        else:
-            config = load_rllib_config(args.config)
-        overrides = parse_overrides(args.set)
-        config = with_overrides(config, overrides) if overrides else config
+        config = command_config(args, load_rllib_config, recorded_config, with_overrides)
     except (ConfigError, RunDirError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
