@@ -13,7 +13,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.game import Game, State
+from ..core.game import State
+from ..core.layout_game import LayoutGame
 from ..core.options import Options
 from . import actions as A
 from . import config as C
@@ -28,7 +29,7 @@ from .sampler import resample_hidden
 from .scoring import breakdown, final_scores, winners
 
 
-class RattusGame(Game):
+class RattusGame(LayoutGame):
     """Rattus for 2-4 players; options and data in :mod:`.config` (spec §10.7)."""
 
     name = "rattus"
@@ -64,7 +65,6 @@ class RattusGame(Game):
         self.plague_start_region = -1 if self.plague_start == "random" else self.regions.index(self.plague_start)
         self.layout = A.build_layout(self.regions)
         self.kinds, self.args = A.decode_table(self.layout)
-        self._masks: dict[tuple[int, ...], np.ndarray] = {}
         s = self.layout.start
         self.a_take, self.a_place, self.a_peasant = s("take"), s("place"), s("place_peasant")
         self.a_merchant, self.a_monk, self.a_peek = s("merchant"), s("monk"), s("witch_peek")
@@ -83,27 +83,7 @@ class RattusGame(Game):
         self.peek_ids = [[[self.a_peek + 3 * r + s for s in range(k)] for k in range(C.SLOTS + 1)]
                          for r in range(C.NUM_REGIONS)]
 
-    def mask_of(self, actions: tuple[int, ...]) -> np.ndarray:
-        """A shared read-only mask with ``actions`` set (a bounded cache: most masks recur)."""
-        mask = self._masks.get(actions)
-        if mask is None:
-            if len(self._masks) >= 20_000:
-                self._masks.clear()
-            buffer = bytearray(self.layout.size)
-            for action in actions:
-                buffer[action] = 1
-            mask = self._masks[actions] = np.frombuffer(bytes(buffer), np.int8)  # read-only
-        return mask
-
-    def __reduce__(self):
-        """Pickles and copies rebuild the game from its options (the action layout holds lambdas)."""
-        return _rebuild_game, (self.config(),)
-
     # ------------------------------------------------------------------ contract
-    @property
-    def num_actions(self) -> int:
-        return self.layout.size
-
     @property
     def max_game_length(self) -> int:
         """Opening placements, at most 13 decisions per regular turn (§9.1) and 9 per final opportunity."""
@@ -114,14 +94,6 @@ class RattusGame(Game):
         out = {"num_players": self.num_players, **self.options_given}
         out["final_round_abilities"] = list(out["final_round_abilities"])
         return out
-
-    def new_initial_state(self, rng: np.random.Generator) -> RattusState:
-        state = RattusState(self)
-        state.setup(rng)
-        return state
-
-    def blank_state(self) -> RattusState:
-        return RattusState(self)
 
     def state_from_json(self, data: dict[str, Any]) -> RattusState:
         return parse_state(self, data)
@@ -147,14 +119,11 @@ class RattusGame(Game):
         """
         return position(self, base, spec)
 
-    def action_to_string(self, action: int) -> str:
-        return self.layout.names[action]
-
     def string_to_action(self, text: str) -> int:
         """An action name (``END``, ``TAKE Witch``, ``PLACE Gallia``, ``MERCHANT Gallia>Italia x2``,
         ``MONK Gallia:0>Italia``, ``PEEK Gallia:1``, ``SWAP``, ``KEEP``, ``KING Gallia``, ``MOVE Italia``,
         ``STOP``, ``SPREAD Italia``), case and spaces ignored, or an id."""
-        return self.layout.parse(text)
+        return super().string_to_action(text)
 
 
 class RattusState(State):
@@ -584,5 +553,4 @@ class RattusState(State):
         self.tick += 2
 
 
-def _rebuild_game(config: dict[str, Any]) -> RattusGame:
-    return RattusGame(**config)
+RattusGame.state_class = RattusState  # defined after the game it refers to

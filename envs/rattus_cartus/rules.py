@@ -15,7 +15,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.game import Game, State
+from ..core.game import State
+from ..core.layout_game import LayoutGame
 from ..core.options import Options
 from . import actions as A
 from . import config as C
@@ -46,7 +47,7 @@ def _zeros() -> list[int]:
     return [0] * NUM_ITEMS
 
 
-class RattusCartusGame(Game):
+class RattusCartusGame(LayoutGame):
     """Rattus Cartus for 2-5 players; options in :mod:`.config` (§2.4)."""
 
     name = "rattus_cartus"
@@ -88,7 +89,6 @@ class RattusCartusGame(Game):
                 self.supply_action[b * 5 + row["copy"]] = (row["draw"], row["discard_rats"], row["peek"])
         self.layout = A.build_layout(self.full_choice)
         self.act_kind, self.act_arg, self.act_item = A.decode_table(self.layout, self.full_choice)
-        self._masks: dict[tuple, np.ndarray] = {}
         # every action id of a card type (default: one per type; full: one per item of the type)
         self.card_actions: list[list[tuple[int, int]]] = [[] for _ in range(11)]  # (action, item or -1)
         for action in range(self.layout.size):
@@ -108,15 +108,7 @@ class RattusCartusGame(Game):
         slots = tuple(range(self.slot_start, self.slot_start + self.k))
         self.slots_mask, self.slots_pass_mask = self.mask_of(slots), self.mask_of(slots + (self.pass_action,))
 
-    def __reduce__(self):
-        """Pickles and copies rebuild the game from its options (the action layout holds lambdas)."""
-        return _rebuild_game, (self.config(),)
-
     # ------------------------------------------------------------------ contract
-    @property
-    def num_actions(self) -> int:
-        return self.layout.size
-
     @property
     def max_game_length(self) -> int:
         """A generous bound: per round every player's supply choice and looks, passes, every playable
@@ -132,15 +124,6 @@ class RattusCartusGame(Game):
         out["point_token_values"] = list(self.point_token_values)
         out["supply_table"] = self.supply_table
         return out
-
-    def new_initial_state(self, rng: np.random.Generator) -> RattusCartusState:
-        state = RattusCartusState(self)
-        state.setup(rng)
-        return state
-
-    def blank_state(self) -> RattusCartusState:
-        """A state before the deal (every field at its initial value); :func:`.checks.parse_state` fills it."""
-        return RattusCartusState(self)
 
     def state_from_json(self, data: dict[str, Any]) -> RattusCartusState:
         return parse_state(self, data)
@@ -170,9 +153,6 @@ class RattusCartusGame(Game):
         Anything inconsistent is refused by :meth:`invariants` (``SnapshotError`` naming it)."""
         return position(self, base, spec)
 
-    def action_to_string(self, action: int) -> str:
-        return self.layout.names[action]
-
     def string_to_action(self, text: str) -> int:
         """An action name (``SLOT 1``, ``POS 3``, ``PASS``, ``CARD SWORD``, ``STOP``, ``TARGET +2``), case
         and spaces ignored, or an id."""
@@ -186,16 +166,6 @@ class RattusCartusGame(Game):
             return {D4: "a card face down", D6: "a card face down to the Sword winner",
                     D10: "a card face down to the Watchtower"}[decision]
         return self.action_to_string(action)
-
-    def mask_of(self, actions: tuple[int, ...]) -> np.ndarray:
-        """A shared read-only mask with ``actions`` set."""
-        mask = self._masks.get(actions)
-        if mask is None:
-            mask = np.zeros(self.num_actions, np.int8)
-            mask[list(actions)] = 1
-            mask.flags.writeable = False
-            self._masks[actions] = mask
-        return mask
 
 
 class RattusCartusState(State):
@@ -1016,8 +986,7 @@ class RattusCartusState(State):
         self._mask = None
 
 
-def _rebuild_game(config: dict[str, Any]) -> RattusCartusGame:
-    return RattusCartusGame(**config)
+RattusCartusGame.state_class = RattusCartusState  # defined after the game it refers to
 
 
 def select_buildings(game: RattusCartusGame, rng: np.random.Generator) -> list[int]:
