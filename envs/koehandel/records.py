@@ -105,6 +105,16 @@ class Memory:
         if self.tables is None:
             self.tables = self.windows
 
+    def clone(self) -> Memory:
+        """An independent copy (the buffer and the full tables copied, the configuration shared)."""
+        new = object.__new__(Memory)
+        new.__dict__.update(self.__dict__)
+        new._share(array("i", self._store))
+        new.tables = new.windows if self.tables is self.windows else {
+            name: table.copy() for name, table in self.tables.items()}
+        new.counts = dict(self.counts)
+        return new
+
     # ------------------------------------------------------------------ digest updates
     def _slot(self, viewer: int, seat: int) -> int:
         return (seat - viewer) % self.n

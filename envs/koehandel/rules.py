@@ -945,6 +945,23 @@ class KoehandelState(State):
             setattr(self, name, copy.deepcopy(data[name]))
         self.memory.load_json(data["memory"])
 
+    def clone(self) -> KoehandelState:
+        """An independent copy, several times cheaper than ``copy.deepcopy``: the fields the rules change
+        in place are copied, settled events are shared (neither the rules nor the sampler change an event
+        once recorded: the sampler writes its re-dealt events as new dicts), the game is shared."""
+        new = object.__new__(KoehandelState)
+        data = self.__dict__.copy()
+        for name in _FLAT_FIELDS:
+            data[name] = list(data[name])
+        for name in _NESTED_FIELDS:
+            data[name] = [list(row) for row in data[name]]
+        data["rounds"] = [dict(rnd) for rnd in self.rounds]
+        data["events"] = list(self.events)
+        data["memory"] = self.memory.clone()
+        data["_fitting"] = (None, 0, [])
+        new.__dict__.update(data)
+        return new
+
     def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
         sampler.resample_hidden(self, player, rng)
 
@@ -952,6 +969,13 @@ class KoehandelState(State):
         return render_state(self, viewer)
 
 
+# What ``clone`` copies: lists of ints, None or dicts never changed once added (``defaults``), and lists
+# of lists of ints (the rest is immutable, shared settled events, or copied apart).
+_FLAT_FIELDS = (
+    "cash", "sizes", "pedigree_owner", "deck", "bank", "removed", "excluded", "bidders", "max_bid",
+    "commits", "queue", "tied", "stake", "selection", "event_start", "defaults",
+)
+_NESTED_FIELDS = ("hands", "holdings", "start_hands", "bids", "commit_rounds", "pot", "options", "offers")
 
 # ---------------------------------------------------------------------------- loading: types and ranges
 INT32_MAX = 2**31 - 1  # observations are int32: no loaded value may exceed it

@@ -1105,9 +1105,11 @@ def _cash(hands: list[list[int]]) -> list[int]:
 
 
 def _rebuild_events(s: KoehandelState, viewer: int, results: dict, rng: np.random.Generator) -> None:
-    """Every event with the sampled compositions in place of the hidden ones."""
+    """Every event with the sampled compositions in place of the hidden ones, as new dicts (a clone
+    shares its settled events with the state it was copied from)."""
     n = s.n
-    for i, e in enumerate(s.events):
+    for i, old in enumerate(s.events):
+        s.events[i] = e = dict(old)
         kind = e["kind"]
         before = results[("begin", i)]
         e["cash_before"] = _cash(before)
@@ -1127,6 +1129,7 @@ def _rebuild_events(s: KoehandelState, viewer: int, results: dict, rng: np.rando
         elif kind == "rat":
             e["pot"] = _relabel_pot(e["pot"], results, i, viewer, n)
         elif kind == "trade":
+            e["rounds"] = [dict(rnd) for rnd in e["rounds"]]
             for r, rnd in enumerate(e["rounds"]):
                 _fill_round(rnd, results.get(("round", i, r)), results, ("round", i, r))
         else:
