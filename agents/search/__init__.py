@@ -28,7 +28,7 @@ from typing import Any
 from hiddenhand.envs.core.game import Game
 from hiddenhand.envs.core.options import ConfigError
 
-from .common import GAME_DEFAULTS, SearchAgent, parse_spec
+from .common import EVALUATIONS, GAME_DEFAULTS, SearchAgent, parse_spec
 from .ismcts import ISMCTSAgent
 from .pimc import PIMCAgent
 
@@ -55,5 +55,5 @@ def load_agent(name: str, game: Game, seed: int | None) -> Any:
     return load(name, game, seed)
 
 
-__all__ = ["ALGORITHMS", "GAME_DEFAULTS", "ISMCTSAgent", "PIMCAgent", "SearchAgent", "is_search_spec",
+__all__ = ["ALGORITHMS", "EVALUATIONS", "GAME_DEFAULTS", "ISMCTSAgent", "PIMCAgent", "SearchAgent", "is_search_spec",
            "make_search_agent"]

@@ -12,6 +12,7 @@ Rollouts run on the rules engine (``legal_mask`` and ``apply``); a rollout polic
 from __future__ import annotations
 
 import copy
+import importlib
 import math
 import random
 import time
@@ -22,7 +23,7 @@ import numpy as np
 
 from hiddenhand.envs.core.game import Game, State
 from hiddenhand.envs.core.options import Choice, ConfigError, Int, Kind, Option, Optional, Options, check
-from hiddenhand.envs.core.rewards import score_margin_rewards, win_loss_rewards
+from hiddenhand.envs.core.rewards import score_margin_rewards, winner_rewards
 
 from ..base import Agent
 
@@ -67,6 +68,13 @@ class Horizon(Kind):
 #: Per game: how to read the round a state is in (enables ``horizon="round"``).
 ROUND_OF: dict[str, Callable[[State], int]] = {
     "david_goliath": lambda state: state.round,
+    "rattus_cartus": lambda state: state.round,
+}
+
+#: Per game: ``"module:function"`` of an evaluation of a position before the end, ``f(state)`` -> every
+#: seat's expected win/loss reward in [-1, 1], applied only to re-dealt copies (enables ``value="estimate"``).
+EVALUATIONS: dict[str, str] = {
+    "rattus_cartus": "hiddenhand.envs.rattus_cartus.evaluation:evaluate",
 }
 
 #: Per game and algorithm: defaults chosen to stay within about 200 ms per move on one core (see
@@ -85,8 +93,9 @@ COMMON_OPTIONS = [
                                                   "then moves are not reproducible)"),
     Option("rollout", "random", Text(), "rollout policy: random, heuristic, or a trained agent's name or file"),
     Option("horizon", None, Horizon(), "rollout depth in plies from the root, 'round', or None (to the end)"),
-    Option("value", "margin", Choice("margin", "win"), "position value: score margin / score_scale, or at "
-                                                        "the end of the game the win/loss reward"),
+    Option("value", "margin", Choice("margin", "win", "estimate"),
+           "position value: 'margin' the score margin / score_scale; 'win' at the end of the game the win/loss "
+           "reward (else the margin); 'estimate' the win/loss reward, or before the end the game's evaluation"),
 ]
 
 
@@ -108,7 +117,11 @@ class SearchAgent(Agent):
         self.seconds: float | None = opts["seconds"]
         self.horizon = opts["horizon"]
         self.value_mode = opts["value"]
+        if opts["value"] == "estimate" and game.name not in EVALUATIONS:
+            raise ConfigError(f"{self.algorithm} agent: value='estimate' needs an evaluation hook; {game.name} has "
+                              f"none (use 'margin' or 'win')")
         self._round_of = ROUND_OF.get(game.name)
+        self._evaluate = _import(EVALUATIONS[game.name]) if opts["value"] == "estimate" else None
         self._seed = seed
         self._rng = np.random.default_rng(seed)
         self._policy = self._rollout_policy(opts["rollout"], seed)
@@ -200,10 +213,12 @@ class SearchAgent(Agent):
 
     def values(self, state: State) -> list[float]:
         """Every seat's value of a (rolled-out) position."""
-        scores = state.scores()
-        if self.value_mode == "win" and state.is_terminal:
-            return win_loss_rewards(scores)
-        return score_margin_rewards(scores, self.game.score_scale)
+        if self.value_mode != "margin":
+            if state.is_terminal:
+                return winner_rewards(state.winners(), self.game.num_players)
+            if self._evaluate is not None:
+                return self._evaluate(state)
+        return score_margin_rewards(state.scores(), self.game.score_scale)
 
     def _rollout_policy(self, name: str, seed: int | None) -> Agent | None:
         if name == "random":
@@ -253,6 +268,11 @@ class _Sampler:
         return self.copy(state)
 
 
+def _import(target: str) -> Callable[[State], list[float]]:
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def parse_spec(text: str) -> tuple[str, dict[str, Any]]:
     """``"ismcts:iterations=400,rollout=heuristic"`` (or with ``:`` between the options, which the CLI's
     comma-separated agent lists keep intact) -> ``("ismcts", {"iterations": 400, "rollout": "heuristic"})``.
@@ -283,4 +303,4 @@ def _value(raw: str) -> Any:
     return raw
 
 
-__all__ = ["COMMON_OPTIONS", "Float", "GAME_DEFAULTS", "ROUND_OF", "SearchAgent", "check", "parse_spec"]
+__all__ = ["COMMON_OPTIONS", "EVALUATIONS", "Float", "GAME_DEFAULTS", "ROUND_OF", "SearchAgent", "check", "parse_spec"]

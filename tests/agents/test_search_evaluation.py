@@ -1,0 +1,89 @@
+"""The search agents' evaluation hook (``value="estimate"``) and the Rattus Cartus evaluation it uses
+(docs/rattus_cartus_rules.md §6.7 plague, §6.8 winner)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hiddenhand.agents import load
+from hiddenhand.agents.search import EVALUATIONS
+from hiddenhand.envs import make
+from hiddenhand.envs.core.options import ConfigError
+from hiddenhand.envs.rattus_cartus.cards import KIND_NUNS
+from hiddenhand.envs.rattus_cartus.evaluation import evaluate, survival
+
+
+def _state(seed: int = 3, players: int = 4, **options):
+    env = make("rattus_cartus", num_players=players, **options)
+    env.reset(seed=seed)
+    return env.unwrapped.state_.clone()
+
+
+def test_evaluation_is_an_expected_reward_per_seat():
+    state = _state()
+    values = evaluate(state)
+    assert len(values) == 4 and all(-1.0 <= v <= 1.0 for v in values)
+    assert sum((v + 1) / 2 for v in values) <= 1.0 + 1e-9  # win probabilities
+    assert len(set(values)) == 1  # the start: nobody ahead (equal rats, no VP)
+
+
+def test_evaluation_counts_the_plague_near_the_end():
+    """§6.7 / R-A28: more rats than nuns dies; equal survives. A rich player far over the line is worth
+    less than a poor one under it in the last round, while early on the rats can still be shed."""
+    state = _state()
+    nuns = sum(KIND_NUNS[k] for k in state.nun_row)
+    state.rats = [nuns + 4, nuns, nuns - 1, nuns - 1]
+    state.tokens[0] = [1] * 8  # seat 0 leads on VP
+    state.round = state.game.rounds - 1
+    late = evaluate(state)
+    assert late[0] < late[1] < late[2] == late[3]
+    state.round = 0
+    early = evaluate(state)
+    assert early[0] > late[0]
+    assert survival(0, 0) == 1.0 and survival(-1, 0) == 0.0  # at the end: rats <= nuns survive
+    assert survival(-3, 1) < survival(0, 1) < survival(3, 1)
+
+
+def test_evaluation_leader_and_all_dead_variant():
+    """§6.8: the most VP among survivors wins; R-A29 with the variant the fewest rats win if all die."""
+    state = _state()
+    nuns = sum(KIND_NUNS[k] for k in state.nun_row)
+    state.round = state.game.rounds - 1
+    state.tokens[2] = [1] * 10
+    state.rats = [nuns - 3] * 4
+    values = evaluate(state)
+    assert values[2] == max(values) and values[2] > 0
+    state.rats = [nuns + 9, nuns + 8, nuns + 9, nuns + 9]
+    assert max(evaluate(state)) == pytest.approx(-1.0, abs=1e-3)  # nobody survives: all lose
+    variant = _state(all_dead_variant=True)
+    variant.round, variant.rats = state.round, [nuns + 9, nuns + 8, nuns + 9, nuns + 9]
+    variant.nun_row = list(state.nun_row)
+    assert evaluate(variant)[1] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_evaluation_refuses_a_finished_game():
+    state = _state()
+    state.is_terminal = True
+    with pytest.raises(ValueError, match="game is over"):
+        evaluate(state)
+
+
+def test_estimate_value_needs_a_hook():
+    assert "rattus_cartus" in EVALUATIONS
+    agent = load("ismcts:value=estimate:iterations=3", make("rattus_cartus", num_players=4).unwrapped.game)
+    assert agent.value_mode == "estimate"
+    with pytest.raises(ConfigError, match="evaluation hook"):
+        load("ismcts:value=estimate", make("david_goliath", num_players=4).unwrapped.game)
+
+
+def test_estimate_value_uses_the_hook_before_the_end_and_rewards_at_the_end():
+    game = make("rattus_cartus", num_players=4).unwrapped.game
+    agent = load("pimc:value=estimate:determinizations=1", game)
+    state = _state()
+    assert agent.values(state) == evaluate(state)
+    rng = np.random.default_rng(0)
+    while not state.is_terminal:
+        state.apply(int(state.legal_mask().nonzero()[0][0]), rng)
+    won = state.winners()
+    assert agent.values(state) == [(2 / len(won) - 1) if p in won else -1.0 for p in range(4)]
