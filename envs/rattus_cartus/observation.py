@@ -97,11 +97,12 @@ class RattusCartusObserver(Observer):
         self._M_SEATS = self._M_GIFTS + n * n * (NUM_ITEMS + 1)
         self._M_LOOKS = self._M_SEATS + n * SEAT_FEATURES
         self._M_REVEALS = self._M_LOOKS + n * NUN_ROW_SIZE
-        self._M_ZERO = self._M_REVEALS + n * NUM_ITEMS
+        self._M_ZERO = self._M_REVEALS + n * NUM_ITEMS  # NUM_ITEMS + 1 cells that stay 0
         self._SEEN = 3 * NUM_ITEMS + 2 + NUN_ROW_SIZE * (NUM_KINDS + 1)  # seen_outside in a private section
-        self._gather = [self._gather_for(v) for v in range(n)]
-        self._M = np.zeros(self._M_ZERO + 1, np.float32)
+        self._M = np.zeros(self._M_ZERO + NUM_ITEMS + 1, np.float32)
         self._W = memoryview(self._M)  # element writes through the buffer cost a third of numpy's
+        # a seat's vector is its index array's runs of consecutive cells, joined (memoryviews of M's bytes)
+        self._pieces = [_runs(memoryview(self._M).cast("B"), self._gather_for(v)) for v in range(n)]
         # work found while updating, done once at the end: seats whose counts (pending, committed) or
         # whole seen_outside row to rewrite, single seen_outside cells (seat, kind), kinds for every seat,
         # classes to rank
@@ -128,8 +129,8 @@ class RattusCartusObserver(Observer):
             for j in range(5):
                 index[off["context_seats"] + j * n + r] = self._M_CSEATS + j * n + q
             g = off["gifts"] + r * (NUM_ITEMS + 1)
-            index[g:g + NUM_ITEMS + 1] = (self._M_GIFTS + (v * n + q) * (NUM_ITEMS + 1) + np.arange(NUM_ITEMS + 1)
-                                          if r else zero)
+            index[g:g + NUM_ITEMS + 1] = (self._M_GIFTS + (v * n + q) * (NUM_ITEMS + 1) if r else zero) + \
+                np.arange(NUM_ITEMS + 1)
             s = off["seats"] + r * SEAT_FEATURES
             index[s:s + SEAT_FEATURES] = self._M_SEATS + q * SEAT_FEATURES + np.arange(SEAT_FEATURES)
             if r and not self.game.rats_public:  # R-A30: others' rats stay hidden
@@ -159,7 +160,7 @@ class RattusCartusObserver(Observer):
                 self._rebuild(state)
             self._state = state
             self._tick = state.tick
-        return self._M[self._gather[player]]
+        return _frombuffer(bytearray().join(self._pieces[player]), np.float32)
 
     def _rebuild(self, state: RattusCartusState) -> None:
         """M from zeros: the memos of a zero table, then every listed group of every seat as changed."""
@@ -528,6 +529,15 @@ class RattusCartusObserver(Observer):
         if state.reshuffle_comp != self._reshuffled:
             _KINDS.pack_into(self._M, 4 * (off["reshuffled_deck"] - base), *state.reshuffle_comp)
             self._reshuffled = list(state.reshuffle_comp)
+
+_frombuffer = np.frombuffer
+
+
+def _runs(buffer: memoryview, index: np.ndarray) -> list[memoryview]:
+    """The byte slices of ``buffer`` (float32 cells) that ``index`` reads, one per run of consecutive cells."""
+    breaks = np.flatnonzero(np.diff(index) != 1) + 1
+    return [buffer[4 * int(run[0]):4 * int(run[-1]) + 4] for run in np.split(index, breaks)]
+
 
 _NO_KINDS = [False] * NUM_KINDS
 _NO_ITEMS = [0] * NUM_ITEMS

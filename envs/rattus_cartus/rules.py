@@ -11,6 +11,8 @@ read the state duck-typed, so this module imports them at the top and nothing im
 
 from __future__ import annotations
 
+from itertools import compress
+from operator import add
 from typing import Any, ClassVar
 
 import numpy as np
@@ -40,7 +42,9 @@ from .sampler import resample_hidden
 from .scoring import final_result, ranking_scores
 
 
-_CLASS_STARTS = tuple(range(0, NUM_KINDS, 5))  # the first kind of each class
+_ITEMS = range(NUM_ITEMS)
+_PLAYABLE = len(COMMITTABLE)  # the committable items are the first ones (R-A9)
+assert COMMITTABLE == tuple(range(_PLAYABLE))
 
 
 def _zeros() -> list[int]:
@@ -98,8 +102,10 @@ class RattusCartusGame(LayoutGame):
         if self.full_choice:
             self.card_base = [self.layout.start("card_kind") + i for i in range(NUM_KINDS)] + \
                 [self.layout.start("card_special") + s for s in range(5)]
+            self.item_action = self.card_base
         else:
             self.card_base = [self.layout.start("card") + t for t in range(11)]
+            self.item_action = [self.card_base[t] for t in ITEM_TYPE]  # the action naming each item's type
         self.slot_start = self.layout.start("slot")
         self.pos_start = self.layout.start("pos")
         self.pass_action = self.layout.start("pass")
@@ -313,19 +319,10 @@ class RattusCartusState(State):
         return np.flatnonzero(self.legal_mask()).tolist()
 
     def _card_actions(self, hand: list[int], playable: bool) -> tuple[int, ...]:
-        """Card actions for the types (default) or items (``full``) present in ``hand``."""
+        """Card actions for the types (default) or items (``full``) present in ``hand``, ascending."""
         game = self.game
-        if game.full_choice:
-            items = COMMITTABLE if playable else range(NUM_ITEMS)
-            base = game.card_base
-            return tuple(base[i] for i in items if hand[i])
-        base = game.card_base
-        out = [base[c] for c, lo in enumerate(_CLASS_STARTS)
-               if hand[lo] or hand[lo + 1] or hand[lo + 2] or hand[lo + 3] or hand[lo + 4]]
-        for item in (COMMITTABLE[NUM_KINDS:] if playable else range(NUM_KINDS, NUM_ITEMS)):
-            if hand[item]:
-                out.append(base[ITEM_TYPE[item]])
-        return tuple(out)
+        actions = compress(game.item_action[:_PLAYABLE] if playable else game.item_action, hand)
+        return tuple(actions) if game.full_choice else tuple(sorted(set(actions)))
 
     def _may_pass(self, p: int) -> bool:
         """R-A10: a Pass card in hand and somebody else still to enter."""
@@ -567,12 +564,11 @@ class RattusCartusState(State):
     def located(self, p: int) -> list[int]:
         """Population cards of each kind ``p`` can locate outside the nun row now: its own hand, pending
         and committed cards, the discard pile and the cards revealed on the table."""
-        located = [a + b + c + d for a, b, c, d in zip(self.hands[p], self.pending[p], self.committed[p],
-                                                        self.discard)]
+        located = map(add, map(add, self.hands[p], self.pending[p]), map(add, self.committed[p], self.discard))
         for q in range(self.n):
             if self.revealed[q] and q != p:
-                located = [a + b for a, b in zip(located, self.committed[q])]
-        return located
+                located = map(add, located, self.committed[q])
+        return list(located)
 
     def seen_now(self, p: int) -> list[int]:
         """§7.5 item 4: the most population cards of each kind ``p`` could locate outside the nun row at
@@ -725,11 +721,10 @@ class RattusCartusState(State):
             self.revealed[p] = True
             self.last_reveal[p] = list(committed)
             self.changes.append((REVEAL, p, 0))
-            for item, count in enumerate(committed):
-                if count:
-                    self._show(p, item, count)
-                    if item < NUM_KINDS:
-                        self.changes.append((LOCATED, p, item))
+            for item in compress(_ITEMS, committed):
+                self._show(p, item, committed[item])
+                if item < NUM_KINDS:
+                    self.changes.append((LOCATED, p, item))
             self._gain_influence(p, cls, self._m(p))
             mismatched = sum(committed[:NUM_KINDS]) - sum(committed[cls * 5:cls * 5 + 5])  # its own kinds
             self.rats[p] += mismatched
@@ -916,16 +911,16 @@ class RattusCartusState(State):
         for p in entrants:
             committed = self.committed[p]
             if any(committed):
-                discard[:] = [a + b for a, b in zip(discard, committed)]  # the 30 kinds
+                discard[:] = map(add, discard, committed)  # the 30 kinds
                 if finite:
-                    supply[:] = [a + b for a, b in zip(supply, committed[NUM_KINDS:])]
+                    supply[:] = map(add, supply, committed[NUM_KINDS:])
                 self.committed[p] = _zeros()
                 self.changes.append((HOLDINGS, p, 0))
         for p in range(self.n):
             pending = self.pending[p]
             if any(pending):
                 hand = self.hands[p]
-                hand[:] = [a + b for a, b in zip(hand, pending)]
+                hand[:] = map(add, hand, pending)
                 self.hand_size[p] += sum(pending)
                 self.pending[p] = _zeros()
                 self.changes.append((HOLDINGS, p, 0))
