@@ -9,12 +9,13 @@ seat columns, each seat's known faces in a section of their own, and a zero cell
 is ``M`` gathered through that seat's index (seat columns rotated, absent seats and other seats' faces
 to zero). ``apply`` lists the regions whose cubes or tokens it changed and the tokens whose knowers changed
 (``state.changes``, codes of :mod:`.decisions`); the observer rewrites those, compares the few other
-values itself, and rebuilds the table from the state after anything else (``tick`` tells).
+values itself, and rebuilds the table from the state after anything else (``tick`` tells). Writes are
+packed bytes from tables: a slot row per (token type, knowers, swapper), a face row per token type, and
+the per-step blocks per value of what they show.
 """
 
 from __future__ import annotations
 
-import itertools
 import struct
 
 import numpy as np
@@ -30,12 +31,20 @@ P = 4  # seat columns
 FACE_SIZE = 9  # limit, #M, #A, class counts (6)
 SLOT_SIZE = 2 + 2 * P + FACE_SIZE  # present, mark, known by (4), swapped by (4), face
 REGION_SIZE = 3 + P + SLOTS * SLOT_SIZE  # in play, plague, tokens, cubes (4), slots
-PACK_SLOTS = struct.Struct(f"{SLOTS * SLOT_SIZE}f")  # a region's slot rows in one call
-PACK_FACES = struct.Struct(f"{SLOTS * FACE_SIZE}f")  # a region's faces in one seat's section
-NO_FACE = [0.0] * FACE_SIZE
-NO_FACES = [0.0] * (SLOTS * FACE_SIZE)
-EMPTY_SLOTS = [[0.0] * (SLOT_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
 FINAL_PHASES = (FINAL_ROUND, WITCH_SECOND, WITCH_DECIDE, OVER)
+VOLATILE_CACHE_SIZE = 20_000
+
+
+def _packed(values) -> bytes:
+    return struct.pack(f"{len(values)}f", *values)
+
+
+NO_FACE = _packed([0.0] * FACE_SIZE)
+#: zero bytes after k slot rows, and after k face rows
+EMPTY_ROWS = [bytes(4 * SLOT_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
+EMPTY_FACES = [bytes(4 * FACE_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
+#: the actor block by seat; -1: nobody (game over)
+ACTOR = [_packed([1.0 if j == q else 0.0 for j in range(P)]) for q in range(P)] + [bytes(4 * P)]
 
 
 class RattusObserver(Observer):
@@ -67,15 +76,18 @@ class RattusObserver(Observer):
         super().__init__(game)
         lay, n = self.layout, game.num_players
         self.o = {name: lay.offset(name) for name in lay.shapes}
-        self.face_rows = [[float(v) for v in (tt.limit, tt.m, tt.a, *tt.classes)] for tt in game.types]
         #: per token type: its public mark as shown (0 where marks are not public)
         self.marks = [float(tt.starting) if game.starting_mark_public else 0.0 for tt in game.types]
-        #: a region's slot rows, packed, by the marks of its tokens when nobody knows or swapped them
-        self.packed_rows = {marks: PACK_SLOTS.pack(*[v for m in marks for v in [1.0, m] + [0.0] * (SLOT_SIZE - 2)],
-                                                   *EMPTY_SLOTS[len(marks)])
-                            for k in range(SLOTS + 1) for marks in itertools.product(set(self.marks), repeat=k)}
-        self.volatile_at = tuple(self.o[name] for name in (
-            "flags", "phase", "spread", "witch", "origin", "final", "turns", "actor"))
+        #: per token type: its face row, and its slot rows by ``knowers * (P + 1) + swapper + 1`` (knowers: a
+        #: seat bit mask; swapper -1: none)
+        self.face_bytes = [_packed([tt.limit, tt.m, tt.a, *tt.classes]) for tt in game.types]
+        self.row_bytes = [[_packed([1.0, mark, *[float(know >> q & 1) for q in range(P)],
+                                    *[1.0 if q == swapper else 0.0 for q in range(P)], *[0.0] * FACE_SIZE])
+                           for know in range(1 << P) for swapper in range(-1, P)] for mark in self.marks]
+        self.region_at = [self.o["regions"] + r * REGION_SIZE for r in range(NUM_REGIONS)]
+        #: the per-step blocks ``phase`` .. ``final`` are one span of M, written from packed blocks by value
+        self.volatile = (self.o["phase"], self.o["final"] + 1 + P)
+        self._blocks: dict[tuple, bytes] = {}
         self.faces_at = lay.size  # seat v's faces of region r, slot s at faces_at + (v * 3 * R + 3 r + s) * 9
         self.zero = lay.size + n * NUM_REGIONS * SLOTS * FACE_SIZE
         self.pack_seats = struct.Struct(f"{n}f")
@@ -129,14 +141,14 @@ class RattusObserver(Observer):
         self.M.fill(0.0)
         W = self.W
         for r in self.game.in_play:
-            W[self.o["regions"] + r * REGION_SIZE] = 1.0
-        self._showing: list[set[int]] = [set() for _ in range(NUM_REGIONS)]  # seats whose section there holds faces
-        self._knowers: list[list[int]] = [[] for _ in range(NUM_TOKENS)]  # seats knowing each token, ascending
+            W[self.region_at[r]] = 1.0
+        self._showing = [0] * NUM_REGIONS  # per region: the seats (bit mask) whose section there holds faces
+        self._know = [0] * NUM_TOKENS  # per token: the seats (bit mask) knowing it
         for q, mine in enumerate(state.known):
             if True in mine:
                 for t in range(NUM_TOKENS):
                     if mine[t]:
-                        self._knowers[t].append(q)
+                        self._know[t] |= 1 << q
         self._plague = -1
         self._slots: list[list[int]] = [[] for _ in range(NUM_REGIONS)]  # token ids as last written
         self._palace: list[int] | None = None
@@ -145,7 +157,8 @@ class RattusObserver(Observer):
         self._rats = -1  # the rat supply's size
         self._rat_marks = 0.0  # and its mark count
         self._revealed = 0
-        self._ones: list[int] = []  # indices of the per-step one-hot entries written last
+        self._block: tuple | None = None  # the key of the per-step blocks written last
+        self._actor = None
         self._turns = self._no_progress = 0
         W[self.o["start_seat"] + state.start_seat] = 1.0
         for q in range(state.n):
@@ -161,18 +174,15 @@ class RattusObserver(Observer):
         and revealed tokens change only with some region's cubes or tokens)."""
         W = self.W
         if changes:
-            regions, tokens = self.o["regions"], []
+            tokens = []
             for code in changes:
                 if code < TOKENS:
-                    r = code - CUBES
-                    self.pack_seats.pack_into(self.B, 4 * (regions + r * REGION_SIZE + 3), *state.cubes[r])
+                    self.pack_seats.pack_into(self.B, 4 * (self.region_at[code - CUBES] + 3), *state.cubes[code - CUBES])
                 elif code < KNOWLEDGE:
                     tokens.append(code - TOKENS)
                 else:
                     t = code - KNOWLEDGE
-                    self._knowers[t] = [q for q in range(state.n) if state.known[q][t]]
-            if len(changes) == 1 and tokens and self._appended(state, tokens[0]):
-                tokens = []
+                    self._know[t] = sum([1 << q for q in range(state.n) if state.known[q][t]])
             for r in tokens:
                 self._write_tokens(state, r)
             if self._palace != state.palace or self._supply != state.supply:
@@ -196,58 +206,34 @@ class RattusObserver(Observer):
             self._write_rats(state)
         self._write_volatile(state)
 
-    def _appended(self, state, r: int) -> bool:
-        """Write region ``r``'s token count and last slot row and say so if its only change was a token
-        nobody knows appended (a spread)."""
-        slot, old = state.slots[r], self._slots[r]
-        tid = slot[-1] if len(slot) == len(old) + 1 else -1
-        if tid < 0 or slot[:-1] != old or self._knowers[tid] or state.swapped_by[tid] >= 0:
-            return False
-        row = self.o["regions"] + r * REGION_SIZE
-        self.W[row + 2] = len(slot)
-        at = 4 * (row + 3 + P + len(old) * SLOT_SIZE)
-        self.B[at:at + 4 * SLOT_SIZE] = self.packed_rows[(self.marks[state.face[tid]],)][:4 * SLOT_SIZE]
-        self._slots[r] = list(slot)
-        return True
-
     def _write_tokens(self, state, r: int) -> None:
-        """Region ``r``'s token count, slot rows and faces. Slot rows of tokens nobody knows or swapped
-        depend on their marks only: those come packed from a table."""
-        face, swapped_by, marks, knowers = state.face, state.swapped_by, self.marks, self._knowers
-        row = self.o["regions"] + r * REGION_SIZE
-        slot = state.slots[r]
-        self.W[row + 2] = len(slot)
-        self._slots[r] = list(slot)
-        if not any([knowers[tid] or swapped_by[tid] >= 0 for tid in slot]):
-            at = 4 * (row + 3 + P)
-            self.B[at:at + 4 * SLOTS * SLOT_SIZE] = self.packed_rows[tuple([marks[face[tid]] for tid in slot])]
-        else:
-            values = []
-            for tid in slot:
-                token = [1.0, marks[face[tid]]] + [0.0] * (SLOT_SIZE - 2)
-                for q in knowers[tid]:
-                    token[2 + q] = 1.0
-                if swapped_by[tid] >= 0:
-                    token[2 + P + swapped_by[tid]] = 1.0
-                values += token
-            values += EMPTY_SLOTS[len(slot)]
-            PACK_SLOTS.pack_into(self.B, 4 * (row + 3 + P), *values)
-        knowing = [q for tid in slot for q in knowers[tid]]
-        if knowing or self._showing[r]:
-            for v in self._showing[r].union(knowing):
-                self._write_faces(state, r, v)
-
-    def _write_faces(self, state, r: int, v: int) -> None:
-        """Seat ``v``'s section of region ``r``: the faces it knows there."""
-        mine, face, faces = state.known[v], state.face, []
-        for tid in state.slots[r]:
-            faces += self.face_rows[face[tid]] if mine[tid] else NO_FACE
-        faces += NO_FACES[:FACE_SIZE * (SLOTS - len(state.slots[r]))]
-        PACK_FACES.pack_into(self.B, 4 * (self.faces_at + (v * NUM_REGIONS + r) * SLOTS * FACE_SIZE), *faces)
-        if any(faces):
-            self._showing[r].add(v)
-        else:
-            self._showing[r].discard(v)
+        """Region ``r``'s token count, slot rows and the faces seats know there: only the last slot row
+        where the one change is a token nobody knows added."""
+        face, swapped_by, know, rows = state.face, state.swapped_by, self._know, self.row_bytes
+        at, slot, old = self.region_at[r], state.slots[r], self._slots[r]
+        self.W[at + 2] = len(slot)
+        self._slots[r] = slot[:]
+        at = 4 * (at + 3 + P)
+        if len(slot) == len(old) + 1 and not know[slot[-1]] and slot[:-1] == old:
+            at += 4 * SLOT_SIZE * len(old)
+            tid = slot[-1]
+            self.B[at:at + 4 * SLOT_SIZE] = rows[face[tid]][swapped_by[tid] + 1]
+            return
+        self.B[at:at + 4 * SLOTS * SLOT_SIZE] = b"".join(
+            [rows[face[tid]][know[tid] * (P + 1) + swapped_by[tid] + 1] for tid in slot]) + EMPTY_ROWS[len(slot)]
+        knowing = 0
+        for tid in slot:
+            knowing |= know[tid]
+        seats = knowing | self._showing[r]
+        if seats:
+            self._showing[r] = knowing  # face rows are never all zero (limits >= 1)
+            faces, empty = self.face_bytes, EMPTY_FACES[len(slot)]
+            for v in range(state.n):
+                if seats >> v & 1:
+                    mine = state.known[v]
+                    at = 4 * (self.faces_at + (v * NUM_REGIONS + r) * SLOTS * FACE_SIZE)
+                    self.B[at:at + 4 * SLOTS * FACE_SIZE] = b"".join(
+                        [faces[face[tid]] if mine[tid] else NO_FACE for tid in slot]) + empty
 
     def _write_rats(self, state) -> None:
         """The rat supply's size and mark count (where marks are public): less the drawn token's mark when
@@ -272,37 +258,61 @@ class RattusObserver(Observer):
         self._holder = list(state.holder)
 
     def _write_volatile(self, state) -> None:
-        """The per-step blocks ``phase`` .. ``actor`` (start seat: with the rebuild): the one-hot entries
-        rewritten when they differ from last step's, the counters when they changed."""
-        W = self.W
-        flags, phases, spread, witch, origin, final, turns, actor = self.volatile_at
-        phase, used = state.phase, state.used
-        W[flags] = 1.0 if state.card_taken else 0.0
-        W[flags + 1] = 1.0 if state.placed else 0.0
-        W[spread] = state.spread_due
-        ones = [flags + 2 + k for k in range(6) if used[k]] if True in used else []
-        if phase != OVER:
-            ones.append(phases + phase)
-            ones.append(actor + state.current_player)
-        if state.pending >= 0 and self.marks[state.face[state.pending]]:
-            ones.append(spread + 1)
+        """The per-step blocks ``phase`` .. ``final`` as one packed span by the values they show, ``actor``
+        when the actor changed, ``turns`` when the counters changed (``start_seat``: with the rebuild)."""
+        phase, used, pending = state.phase, state.used, state.pending
         if phase == WITCH_SECOND or phase == WITCH_DECIDE:
-            for i, tid in enumerate(state.witch):
-                if tid >= 0:
-                    r, s = state.locate(tid)
-                    ones.append(witch + i * NUM_REGIONS * SLOTS + 3 * r + s)
-        elif phase == KNIGHT_STEP:
-            ones.append(origin + state.origin)
-        if state.ender >= 0:
-            W[final] = 1.0 if phase in FINAL_PHASES else 0.0
-            ones.append(final + 1 + state.ender)
-        if ones != self._ones:
-            for i in self._ones:
-                W[i] = 0.0
-            for i in ones:
-                W[i] = 1.0
-            self._ones = ones
+            extra = tuple([state.locate(tid) if tid >= 0 else None for tid in state.witch])
+        else:
+            extra = state.origin if phase == KNIGHT_STEP else -1
+        key = (phase, state.card_taken, state.placed, *used, state.spread_due,
+               pending >= 0 and self.marks[state.face[pending]] != 0.0, state.ender, extra)
+        if key != self._block:
+            block = self._blocks.get(key)
+            if block is None:
+                block = self._blocks[key] = self._volatile_block(key)
+                if len(self._blocks) > VOLATILE_CACHE_SIZE:
+                    self._blocks.clear()
+            start, end = self.volatile
+            self.B[4 * start:4 * end] = block
+            self._block = key
+        actor = state.current_player if phase != OVER else -1
+        if actor != self._actor:
+            at = 4 * self.o["actor"]
+            self.B[at:at + 4 * P] = ACTOR[actor]
+            self._actor = actor
         if self._turns != state.regular_turns or self._no_progress != state.no_progress:
             self._turns, self._no_progress = state.regular_turns, state.no_progress
-            W[turns] = state.regular_turns / self.game.max_regular_turns
-            W[turns + 1] = state.no_progress  # AM-5
+            turns = self.o["turns"]
+            self.W[turns] = state.regular_turns / self.game.max_regular_turns
+            self.W[turns + 1] = state.no_progress  # AM-5
+
+    def _volatile_block(self, key: tuple) -> bytes:
+        """The packed span ``phase`` .. ``final`` for a key of :meth:`_write_volatile`."""
+        phase, card_taken, placed, *used, spread_due, pending_mark, ender, extra = key
+        start, end = self.volatile
+        values = [0.0] * (end - start)
+
+        def at(name: str, i: int = 0) -> int:
+            return self.o[name] - start + i
+
+        if phase != OVER:
+            values[at("phase", phase)] = 1.0
+        values[at("flags")] = 1.0 if card_taken else 0.0
+        values[at("flags", 1)] = 1.0 if placed else 0.0
+        for k, u in enumerate(used):
+            if u:
+                values[at("flags", 2 + k)] = 1.0
+        values[at("spread")] = spread_due
+        if pending_mark:
+            values[at("spread", 1)] = 1.0
+        if phase == WITCH_SECOND or phase == WITCH_DECIDE:
+            for i, cell in enumerate(extra):
+                if cell is not None:
+                    values[at("witch", i * NUM_REGIONS * SLOTS + 3 * cell[0] + cell[1])] = 1.0
+        elif phase == KNIGHT_STEP:
+            values[at("origin", extra)] = 1.0
+        if ender >= 0:
+            values[at("final")] = 1.0 if phase in FINAL_PHASES else 0.0
+            values[at("final", 1 + ender)] = 1.0
+        return _packed(values)

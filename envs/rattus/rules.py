@@ -9,6 +9,7 @@ scores and winners in :mod:`.scoring`.
 
 from __future__ import annotations
 
+from operator import getitem
 from typing import Any, ClassVar
 
 import numpy as np
@@ -70,18 +71,40 @@ class RattusGame(LayoutGame):
         self.a_merchant, self.a_monk, self.a_peek = s("merchant"), s("monk"), s("witch_peek")
         self.a_swap, self.a_keep, self.a_king = s("witch_swap"), s("witch_keep"), s("king")
         self.a_move, self.a_stop, self.a_spread = s("move_plague"), s("knight_stop"), s("spread")
-        # id lists the legal-move generator concatenates, in ascending order: Merchant moves from f of
-        # 1..m cubes (m up to MERCHANT_MAX) to each neighbour, Monk bases per (f, slot), Witch peeks of the
-        # first k slots of r
-        self.merchant_ids = [[[a for t in self.nbrs[f] for a in range(self.a_merchant + (12 * f + t) * 3,
-                                                                       self.a_merchant + (12 * f + t) * 3 + m)]
-                              for m in range(C.MERCHANT_MAX + 1)] for f in range(C.NUM_REGIONS)]
-        self.monk_bases = [[self.a_monk + (3 * f + s) * 12 for s in range(C.SLOTS)] for f in range(C.NUM_REGIONS)]
         self.take_ids = tuple(self.a_take + k for k in range(6))
         self.move_ids = tuple(tuple(self.a_move + t for t in self.nbrs[r]) for r in range(C.NUM_REGIONS))
         self.opening_ids = tuple(self.a_place + r for r in self.in_play)
-        self.peek_ids = [[[self.a_peek + 3 * r + s for s in range(k)] for k in range(C.SLOTS + 1)]
-                         for r in range(C.NUM_REGIONS)]
+        self._build_segments()
+
+    def _build_segments(self) -> None:
+        """Mask segments the turn decisions (MAIN, FINAL_ROUND) join: per region, the bytes of its ids in
+        the Merchant range by the mover's cubes there and in the Witch range by its token count; Monk rows
+        come from bit masks of neighbours and of regions with room."""
+        R, S, flag = C.NUM_REGIONS, C.SLOTS, self.play_flag
+
+        def segment(start: int, length: int, ids) -> bytes:
+            out = bytearray(length)
+            for a in ids:
+                out[a - start] = 1
+            return bytes(out)
+
+        m_max = C.MERCHANT_MAX
+        self.merchant_seg = tuple(tuple(segment(
+            self.a_merchant + R * m_max * f, R * m_max,
+            [self.a_merchant + (R * f + t) * m_max + m for t in self.nbrs[f] for m in range(min(m_max, c))])
+            for c in range(self.cubes_per_player + 1)) for f in range(R))
+        self.peek_seg = tuple(tuple(segment(self.a_peek + S * r, S, [self.a_peek + S * r + s for s in range(k)] if flag[r] else [])
+                                    for k in range(S + 1)) for r in range(R))
+        self.nbr_bits = tuple(int.from_bytes(bytes(t in self.nbrs[f] for t in range(R)), "little") for f in range(R))
+        self.peasant_seg = bytes(flag)
+        self.no_place = bytes(2 * R)
+        self.no_abilities = bytes(self.a_king + R - self.a_merchant)  # Merchant .. King
+        self.no_merchant, self.no_monk, self.no_peek = bytes(R * R * m_max), bytes(R * S * R), bytes(R * S)
+        self.no_king, self.zero_rows = bytes(R), [bytes(R * (S - k)) for k in range(S + 1)]
+        self.witch_gap = bytes(self.a_king - self.a_peek - R * S)  # SWAP, KEEP
+        self.mask_tail = bytes(self.layout.size - self.a_king - R)
+        self.final_head = b"\x01" + bytes(self.a_merchant - 1)  # END; no TAKE or PLACE
+        assert len(self.no_abilities) == len(self.no_merchant + self.no_monk + self.no_peek + self.witch_gap + self.no_king)
 
     # ------------------------------------------------------------------ contract
     @property
@@ -208,25 +231,28 @@ class RattusState(State):
 
     # ================================================================== legality (§9.1)
     def legal_mask(self) -> np.ndarray:
+        if self.phase == MAIN or self.phase == FINAL_ROUND:
+            return np.frombuffer(self._turn_mask(), np.int8)
         return self.game.mask_of(tuple(self._legal()))
 
     def legal_ids(self) -> list[int]:
         """The legal action ids, ascending."""
+        if self.phase == MAIN or self.phase == FINAL_ROUND:
+            return np.flatnonzero(np.frombuffer(self._turn_mask(), np.int8)).tolist()
         return list(self._legal())
 
+    def _forced(self) -> int:
+        """The only legal action; -1 where there are several."""
+        if self.phase == MAIN or self.phase == FINAL_ROUND:
+            mask = self._turn_mask()
+            return mask.index(1) if mask.count(1) == 1 else -1
+        ids = self._legal()
+        return ids[0] if len(ids) == 1 else -1
+
     def _legal(self) -> list[int] | tuple[int, ...]:
-        """The legal action ids, ascending: a new list, or a tuple the game shares."""
-        game, phase, p = self.game, self.phase, self.current_player
-        if phase == MAIN:
-            holder = self.holder
-            ids = [] if self.card_taken else [a for a, h in zip(game.take_ids, holder) if h != p]
-            place = self._placements(p)
-            ids += place
-            if p in holder:
-                ids += self._ability_ids(p, None)
-            if game.placement_optional or self.placed or not place:
-                ids.insert(0, 0)
-            return ids
+        """The legal action ids outside the turn decisions, ascending: a new list, or a tuple the game
+        shares."""
+        game, phase = self.game, self.phase
         if phase == PLAGUE_MOVE:
             return game.move_ids[self.plague]
         if phase == SPREAD:
@@ -243,45 +269,47 @@ class RattusState(State):
                     if (r != fr if other else (r, s) != (fr, fs))]
         if phase == WITCH_DECIDE:
             return [game.a_swap, game.a_keep]
-        if phase == FINAL_ROUND:
-            return [0] + self._ability_ids(p, game.final_cards)
         return []
 
-    def _placements(self, p: int) -> list[int]:
-        """PLACE / PLACE_PEASANT ids (§4.3, RA-4)."""
+    def _turn_mask(self) -> bytes:
+        """The mask's bytes in MAIN (END, TAKE, PLACE / PLACE_PEASANT (§4.3, RA-4), abilities) and in
+        FINAL_ROUND (END and the final-round abilities)."""
+        game, p = self.game, self.current_player
+        if self.phase == FINAL_ROUND:
+            return game.final_head + self._ability_mask(p, game.final_cards) + game.mask_tail
+        holder = self.holder
         if self.placed or self.supply[p] <= 0:
-            return []
-        game = self.game
-        peasant = self.holder[PEASANT] == p
-        ids = []
-        if not peasant or game.peasant_bonus_optional:
-            ids += [game.a_place + r for r in game.in_play if self.slots[r]]
-        if peasant:
-            ids += [game.a_peasant + r for r in game.in_play]
-        return ids
+            place = game.no_place
+        elif holder[PEASANT] != p:
+            place = bytes(map(bool, self.slots)) + game.no_king
+        else:
+            place = (bytes(map(bool, self.slots)) if game.peasant_bonus_optional else game.no_king) + game.peasant_seg
+        end = game.placement_optional or self.placed or place == game.no_place
+        takes = b"\0\0\0\0\0\0" if self.card_taken else bytes([h != p for h in holder])
+        abilities = self._ability_mask(p, None) if p in holder else game.no_abilities
+        return (b"\1" if end else b"\0") + takes + place + abilities + game.mask_tail
 
-    def _ability_ids(self, p: int, allowed: set[int] | None) -> list[int]:
-        """Merchant, Monk, Witch and King uses open to ``p`` (§6); ``allowed`` limits the cards."""
-        game, holder, used, slots, cubes = self.game, self.holder, self.used, self.slots, self.cubes
-        ids: list[int] = []
+    def _ability_mask(self, p: int, allowed: set[int] | None) -> bytes:
+        """The mask's bytes from MERCHANT to KING: the Merchant, Monk, Witch and King uses open to ``p``
+        (§6); ``allowed`` limits the cards."""
+        game, holder, used, slots = self.game, self.holder, self.used, self.slots
+        merchant, monk, peek, king = game.no_merchant, game.no_monk, game.no_peek, game.no_king
         if holder[MERCHANT] == p and not used[MERCHANT] and (allowed is None or MERCHANT in allowed):  # RA-9
-            for f in game.in_play:
-                mine = cubes[f][p]
-                if mine:
-                    ids += game.merchant_ids[f][min(C.MERCHANT_MAX, mine)]
-        if holder[MONK] == p and not used[MONK] and (allowed is None or MONK in allowed):  # RA-8
-            for f in game.in_play:
-                if slots[f]:
-                    room = [t for t in game.nbrs[f] if len(slots[t]) < C.SLOTS]
-                    for base in game.monk_bases[f][:len(slots[f])]:
-                        ids += [base + t for t in room]
-        if holder[WITCH] == p and not used[WITCH] and (allowed is None or WITCH in allowed) \
-                and self._witch_usable():  # RA-7
-            for r in game.in_play:
-                ids += game.peek_ids[r][len(slots[r])]
+            merchant = b"".join(map(getitem, game.merchant_seg, [row[p] for row in self.cubes]))
+        monk_open = holder[MONK] == p and not used[MONK] and (allowed is None or MONK in allowed)  # RA-8
+        witch_open = holder[WITCH] == p and not used[WITCH] and (allowed is None or WITCH in allowed)  # RA-7
+        if monk_open or witch_open:
+            counts = [len(slot) if flag else 0 for slot, flag in zip(slots, game.play_flag)]
+            if monk_open:
+                room = int.from_bytes(bytes([k < C.SLOTS for k in counts]), "little")
+                zero_rows = game.zero_rows
+                monk = b"".join([(room & bits).to_bytes(C.NUM_REGIONS, "little") * k + zero_rows[k]
+                                 for k, bits in zip(counts, game.nbr_bits)])
+            if witch_open and self._witch_usable():
+                peek = b"".join(map(getitem, game.peek_seg, counts))
         if holder[KING] == p and not used[KING] and (allowed is None or KING in allowed):  # RA-10
-            ids += [game.a_king + r for r in game.in_play if not slots[r] and cubes[r][p]]
-        return ids
+            king = bytes([flag and not slot and row[p] > 0 for flag, slot, row in zip(game.play_flag, slots, self.cubes)])
+        return merchant + monk + peek + game.witch_gap + king
 
     def _witch_usable(self) -> bool:
         slots = self.slots
@@ -309,10 +337,10 @@ class RattusState(State):
     def _settle(self) -> None:
         """With ``auto_resolve_forced``, play decisions that have a single legal action (§9.1)."""
         while not self.is_terminal:
-            ids = self.legal_ids()
-            if len(ids) != 1:
+            action = self._forced()
+            if action < 0:
                 return
-            self._apply(ids[0])
+            self._apply(action)
 
     def _apply(self, action: int) -> None:
         game = self.game
@@ -516,7 +544,7 @@ class RattusState(State):
             self.active = self.current_player = q
             self.card_taken = self.placed = False
             self.used = [False] * 6
-            if self._ability_ids(q, self.game.final_cards):
+            if self._ability_mask(q, self.game.final_cards) != self.game.no_abilities:
                 return
             self.final_pos += 1
         order = list(self.game.in_play)
