@@ -10,8 +10,11 @@ Both take a budget (``iterations`` / ``determinizations``, or ``seconds`` per mo
 depend on the machine), a rollout policy (``random``, ``heuristic`` or a trained agent's name), a
 ``horizon`` (plies from the root, ``"round"`` where the game has rounds, or ``None`` for the end of the
 game) after which a position is valued by ``value`` (``"margin"``: every seat's score margin from
-``state.scores()`` over the game's ``score_scale``; ``"win"``: the win/loss reward at the end of a game),
-and a ``seed``: with an iteration budget the moves are a function of the seed and of what the seat saw.
+``state.scores()`` over the game's ``score_scale``; ``"win"``: the win/loss reward at the end of a game;
+``"estimate"``: the win/loss reward at the end, before it the game's evaluation hook from ``EVALUATIONS``,
+every seat's expected reward in a re-dealt position), and a ``seed``: with an iteration budget the moves
+are a function of the seed and of what the seat saw. ISMCTS's ``opponents="policy"`` lets the other
+seats play the rollout policy inside the tree too (an opponent model) instead of UCB on their values.
 
 Load them like any agent: ``hiddenhand.agents.load("ismcts", game, iterations=400)`` or a spec string,
 ``load("ismcts:iterations=400:rollout=heuristic", game)`` (``,`` also separates options outside the CLI).

@@ -195,21 +195,21 @@ class SearchAgent(Agent):
                 rng: np.random.Generator, fast: random.Random) -> None:
         """Play ``state`` on in place with the rollout policy until the end, ``limit`` plies from the root
         (``plies`` already played) or the end of round ``round_``."""
-        policy, observer = self._policy, self._observer
         round_of = self._round_of
-        randrange = fast.randrange
         stop = -1 if limit is None else limit - plies  # plies left (never reached when -1)
         while not state.is_terminal and stop:
             if round_ is not None and round_of(state) != round_:
                 return
-            mask = state.legal_mask()
-            if policy is None:
-                legal = mask.nonzero()[0]
-                action = int(legal[randrange(len(legal))])
-            else:
-                action = int(policy.act(observer.encode(state, state.current_player), mask))
-            state.apply(action, rng)
+            state.apply(self.policy_action(state, fast), rng)
             stop -= 1
+
+    def policy_action(self, state: State, fast: random.Random) -> int:
+        """The rollout policy's action for the player to move in ``state`` (a re-dealt copy)."""
+        mask = state.legal_mask()
+        if self._policy is None:
+            legal = mask.nonzero()[0]
+            return int(legal[fast.randrange(len(legal))])
+        return int(self._policy.act(self._observer.encode(state, state.current_player), mask))
 
     def values(self, state: State) -> list[float]:
         """Every seat's value of a (rolled-out) position."""

@@ -9,9 +9,11 @@ legal action without a child is expanded instead (one node per iteration). Then 
 and every node on the path adds the value of the seat that chose its action.
 
 Opponents' decisions are nodes of the same tree, as in SO-ISMCTS: each node is chosen by UCB on the value
-of the seat to move there (so opponents are modelled as maximising their own score margin), and their
-actions are keyed as if the searcher saw them. The root's move is the most visited child (ties: the lower
-action id).
+of the seat to move there (so opponents are modelled as maximising their own value), and their actions
+are keyed as if the searcher saw them. With ``opponents="policy"`` the other seats play the rollout policy
+inside the tree as well (an opponent model): their nodes are still keyed by action, but no UCB choice or
+expansion is spent on them, so every iteration's expansion is one of the searcher's own decisions. The
+root's move is the most visited child (ties: the lower action id).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from hiddenhand.envs.core.options import Int, Option, Optional, Options
+from hiddenhand.envs.core.options import Choice, Int, Option, Optional, Options
 
 from .common import COMMON_OPTIONS, Float, SearchAgent
 
@@ -46,6 +48,9 @@ class ISMCTSAgent(SearchAgent):
     OPTIONS: ClassVar[Options] = Options("ismcts", [
         Option("iterations", 200, Int(1, 10_000_000), "iterations per move (one determinization each)"),
         Option("c", 0.4, Float(0.0), "UCB exploration constant (values are score margins / score_scale)"),
+        Option("opponents", "ucb", Choice("ucb", "policy"), "how the other seats choose inside the tree: 'ucb' "
+                                                             "on their own values (SO-ISMCTS), or 'policy' by the "
+                                                             "rollout policy (an opponent model)"),
         Option("redeals", None, Optional(Int(1, 10_000_000)), "None: a new re-deal every iteration; else a "
                                                                "pool of this many re-deals used in turn"),
         *COMMON_OPTIONS,
@@ -60,6 +65,7 @@ class ISMCTSAgent(SearchAgent):
         deadline = self._deadline()
         root = Node()
         c, log, sqrt = self.c, math.log, math.sqrt
+        modelled, seat = self.options["opponents"] == "policy", self._seat
         done = 0
         while True:
             state = sampler.sample()
@@ -67,9 +73,18 @@ class ISMCTSAgent(SearchAgent):
             node, path, plies = root, [], 0
             while not state.is_terminal and (limit is None or plies < limit) and \
                     (round_ is None or self._round_of(state) == round_):
-                actions = np.flatnonzero(state.legal_mask()).tolist()
                 mover = state.current_player
                 children = node.children
+                if modelled and mover != seat:  # the opponent model moves; no expansion is spent on it
+                    action = self.policy_action(state, fast)
+                    node = children.get(action)
+                    if node is None:
+                        node = children[action] = Node()
+                    state.apply(action, rng)
+                    path.append((node, mover))
+                    plies += 1
+                    continue
+                actions = np.flatnonzero(state.legal_mask()).tolist()
                 untried = [a for a in actions if a not in children]
                 for a in actions:
                     child = children.get(a)
