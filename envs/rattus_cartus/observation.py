@@ -45,6 +45,13 @@ class RattusCartusObserver(Observer):
     high = 1.0e6
     dtype = np.float32
     policy_input = "signed_log"
+    __slots__ = (
+        "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
+        "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_pieces", "_counts",
+        "_seen_rows", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick", "_supply_slot",
+        "_entered", "_start", "_rsp", "_phase", "_small", "_phase_d_key", "_game", "_supply", "_discard", "_reshuffled",
+        "_gold",
+    )
 
     @staticmethod
     def build_layout(game: RattusCartusGame) -> ObservationLayout:

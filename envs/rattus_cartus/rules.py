@@ -177,6 +177,18 @@ class RattusCartusGame(LayoutGame):
 class RattusCartusState(State):
     """A position; per-seat lists are indexed by absolute seat."""
 
+    # slots: attribute and method lookups stay specialized from one state (game) to the next
+    __slots__ = (
+        "game", "n", "_rng", "hands", "pending", "committed", "hand_size", "nun_row", "deck", "discard", "supply",
+        "token_supply", "tokens", "rats", "level", "stamp", "clock", "building_set", "bdeck", "repl", "repl_known",
+        "used", "row", "round", "phase", "start", "decision", "current_player", "is_terminal", "turn", "left",
+        "first_pos", "cands", "supply_slot", "entered", "entry_pos", "entry_order", "entrants", "num_entered",
+        "announced", "passes", "rsp", "slot", "stage", "revealed", "last_reveal", "sword", "flute", "queue", "qi",
+        "wt_t", "wt_victims", "taken", "shown", "hidden_in", "hidden_out", "flow_count", "pend_taken", "pend_drawn",
+        "pend_hidden", "peek_count", "reshuffles", "reshuffle_comp", "peeked", "seen", "gifts", "gift_flag", "flow",
+        "slot_gift", "result", "tick", "changes", "quiet", "_mask",
+    )
+
     def __init__(self, game: RattusCartusGame):
         n = game.num_players
         self.game = game
