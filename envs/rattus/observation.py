@@ -87,7 +87,11 @@ class RattusObserver(Observer):
         self.region_at = [self.o["regions"] + r * REGION_SIZE for r in range(NUM_REGIONS)]
         #: the per-step blocks ``phase`` .. ``final`` are one span of M, written from packed blocks by value
         self.volatile = (self.o["phase"], self.o["final"] + 1 + P)
+        self.volatile_bytes = (4 * self.volatile[0], 4 * self.volatile[1])
         self._blocks: dict[tuple, bytes] = {}
+        self._cards: dict[tuple, bytes] = {}  # the cards block by holders
+        self.palace_at, self.supply_at = 4 * self.o["palace"], 4 * self.o["cube_supply"]
+        self.cards_at, self.actor_at, self.turns_at = 4 * self.o["cards"], 4 * self.o["actor"], self.o["turns"]
         self.faces_at = lay.size  # seat v's faces of region r, slot s at faces_at + (v * 3 * R + 3 r + s) * 9
         self.zero = lay.size + n * NUM_REGIONS * SLOTS * FACE_SIZE
         self.pack_seats = struct.Struct(f"{n}f")
@@ -171,13 +175,15 @@ class RattusObserver(Observer):
 
     def _update(self, state, changes) -> None:
         """Rewrite the regions ``changes`` lists, then whatever else differs from what ``M`` shows (holdings
-        and revealed tokens change only with some region's cubes or tokens)."""
-        W = self.W
+        and revealed tokens change only with some region's cubes or tokens); the per-step blocks
+        ``phase`` .. ``final`` as one packed span by the values they show, ``actor`` when the actor changed,
+        ``turns`` when the counters changed (``start_seat``: with the rebuild)."""
+        W, B = self.W, self.B
         if changes:
             tokens = []
             for code in changes:
                 if code < TOKENS:
-                    self.pack_seats.pack_into(self.B, 4 * (self.region_at[code - CUBES] + 3), *state.cubes[code - CUBES])
+                    self.pack_seats.pack_into(B, 4 * self.region_at[code - CUBES] + 12, *state.cubes[code - CUBES])
                 elif code < KNOWLEDGE:
                     tokens.append(code - TOKENS)
                 else:
@@ -186,25 +192,51 @@ class RattusObserver(Observer):
             for r in tokens:
                 self._write_tokens(state, r)
             if self._palace != state.palace or self._supply != state.supply:
-                self._palace, self._supply = list(state.palace), list(state.supply)
-                self.pack_seats.pack_into(self.B, 4 * self.o["palace"], *state.palace)
-                self.pack_seats.pack_into(self.B, 4 * self.o["cube_supply"], *state.supply)
+                self._palace, self._supply = state.palace[:], state.supply[:]
+                self.pack_seats.pack_into(B, self.palace_at, *state.palace)
+                self.pack_seats.pack_into(B, self.supply_at, *state.supply)
             if self._revealed != len(state.revealed):
                 at, face = self.o["revealed"], state.face
                 for t in state.revealed[self._revealed:]:
                     W[at + face[t]] += 1.0
                 self._revealed = len(state.revealed)
         if self._plague != state.plague:
-            at = self.o["regions"] + 1
             if self._plague >= 0:
-                W[at + self._plague * REGION_SIZE] = 0.0
+                W[self.region_at[self._plague] + 1] = 0.0
             self._plague = state.plague
-            W[at + state.plague * REGION_SIZE] = 1.0
+            W[self.region_at[state.plague] + 1] = 1.0
         if self._holder != state.holder:
-            self._write_cards(state)
+            self._holder = holder = state.holder[:]
+            block = self._cards.get(tuple(holder))
+            if block is None:
+                block = self._cards[tuple(holder)] = _packed(
+                    [v for h in holder for v in (1.0 if h < 0 else 0.0, *[1.0 if q == h else 0.0 for q in range(P)])])
+            B[self.cards_at:self.cards_at + len(block)] = block
         if self._rats != len(state.rat_supply):
             self._write_rats(state)
-        self._write_volatile(state)
+        phase, pending = state.phase, state.pending
+        if phase == WITCH_SECOND or phase == WITCH_DECIDE:
+            extra = tuple([state.locate(tid) if tid >= 0 else None for tid in state.witch])
+        else:
+            extra = state.origin if phase == KNIGHT_STEP else -1
+        key = (phase, state.card_taken, state.placed, *state.used, state.spread_due,
+               pending >= 0 and self.marks[state.face[pending]] != 0.0, state.ender, extra)
+        if key != self._block:
+            block = self._blocks.get(key)
+            if block is None:
+                block = self._blocks[key] = self._volatile_block(key)
+                if len(self._blocks) > VOLATILE_CACHE_SIZE:
+                    self._blocks.clear()
+            B[self.volatile_bytes[0]:self.volatile_bytes[1]] = block
+            self._block = key
+        actor = state.current_player if phase != OVER else -1
+        if actor != self._actor:
+            B[self.actor_at:self.actor_at + 4 * P] = ACTOR[actor]
+            self._actor = actor
+        if self._turns != state.regular_turns or self._no_progress != state.no_progress:
+            self._turns, self._no_progress = state.regular_turns, state.no_progress
+            W[self.turns_at] = state.regular_turns / self.game.max_regular_turns
+            W[self.turns_at + 1] = state.no_progress  # AM-5
 
     def _write_tokens(self, state, r: int) -> None:
         """Region ``r``'s token count, slot rows and the faces seats know there: only the last slot row
@@ -248,47 +280,8 @@ class RattusObserver(Observer):
             W[at + 2] = self._rat_marks
         self._rats = size
 
-    def _write_cards(self, state) -> None:
-        W, at = self.W, self.o["cards"]
-        for k, h in enumerate(state.holder):
-            if self._holder is None or self._holder[k] != h:
-                W[at + k * (1 + P)] = 1.0 if h < 0 else 0.0
-                for q in range(P):
-                    W[at + k * (1 + P) + 1 + q] = 1.0 if q == h else 0.0
-        self._holder = list(state.holder)
-
-    def _write_volatile(self, state) -> None:
-        """The per-step blocks ``phase`` .. ``final`` as one packed span by the values they show, ``actor``
-        when the actor changed, ``turns`` when the counters changed (``start_seat``: with the rebuild)."""
-        phase, used, pending = state.phase, state.used, state.pending
-        if phase == WITCH_SECOND or phase == WITCH_DECIDE:
-            extra = tuple([state.locate(tid) if tid >= 0 else None for tid in state.witch])
-        else:
-            extra = state.origin if phase == KNIGHT_STEP else -1
-        key = (phase, state.card_taken, state.placed, *used, state.spread_due,
-               pending >= 0 and self.marks[state.face[pending]] != 0.0, state.ender, extra)
-        if key != self._block:
-            block = self._blocks.get(key)
-            if block is None:
-                block = self._blocks[key] = self._volatile_block(key)
-                if len(self._blocks) > VOLATILE_CACHE_SIZE:
-                    self._blocks.clear()
-            start, end = self.volatile
-            self.B[4 * start:4 * end] = block
-            self._block = key
-        actor = state.current_player if phase != OVER else -1
-        if actor != self._actor:
-            at = 4 * self.o["actor"]
-            self.B[at:at + 4 * P] = ACTOR[actor]
-            self._actor = actor
-        if self._turns != state.regular_turns or self._no_progress != state.no_progress:
-            self._turns, self._no_progress = state.regular_turns, state.no_progress
-            turns = self.o["turns"]
-            self.W[turns] = state.regular_turns / self.game.max_regular_turns
-            self.W[turns + 1] = state.no_progress  # AM-5
-
     def _volatile_block(self, key: tuple) -> bytes:
-        """The packed span ``phase`` .. ``final`` for a key of :meth:`_write_volatile`."""
+        """The packed span ``phase`` .. ``final`` for a key of :meth:`_update`."""
         phase, card_taken, placed, *used, spread_due, pending_mark, ender, extra = key
         start, end = self.volatile
         values = [0.0] * (end - start)

@@ -9,7 +9,7 @@ scores and winners in :mod:`.scoring`.
 
 from __future__ import annotations
 
-from operator import getitem
+from operator import getitem, itemgetter, ne
 from typing import Any, ClassVar
 
 import numpy as np
@@ -98,13 +98,15 @@ class RattusGame(LayoutGame):
         self.nbr_bits = tuple(int.from_bytes(bytes(t in self.nbrs[f] for t in range(R)), "little") for f in range(R))
         self.peasant_seg = bytes(flag)
         self.no_place = bytes(2 * R)
-        self.no_abilities = bytes(self.a_king + R - self.a_merchant)  # Merchant .. King
+        self.no_ability_parts = (bytes(self.a_king + R - self.a_merchant),)  # Merchant .. King
+        self.no_takes, self.seat_rows = bytes(6), [(p,) * 6 for p in range(self.num_players)]
+        self.columns = [itemgetter(p) for p in range(self.num_players)]  # a seat's entry of a per-seat row
         self.no_merchant, self.no_monk, self.no_peek = bytes(R * R * m_max), bytes(R * S * R), bytes(R * S)
         self.no_king, self.zero_rows = bytes(R), [bytes(R * (S - k)) for k in range(S + 1)]
         self.witch_gap = bytes(self.a_king - self.a_peek - R * S)  # SWAP, KEEP
         self.mask_tail = bytes(self.layout.size - self.a_king - R)
         self.final_head = b"\x01" + bytes(self.a_merchant - 1)  # END; no TAKE or PLACE
-        assert len(self.no_abilities) == len(self.no_merchant + self.no_monk + self.no_peek + self.witch_gap + self.no_king)
+        assert len(self.no_ability_parts[0]) == len(self.no_merchant + self.no_monk + self.no_peek + self.witch_gap + self.no_king)
 
     # ------------------------------------------------------------------ contract
     @property
@@ -276,7 +278,7 @@ class RattusState(State):
         FINAL_ROUND (END and the final-round abilities)."""
         game, p = self.game, self.current_player
         if self.phase == FINAL_ROUND:
-            return game.final_head + self._ability_mask(p, game.final_cards) + game.mask_tail
+            return b"".join((game.final_head, *self._ability_parts(p, game.final_cards), game.mask_tail))
         holder = self.holder
         if self.placed or self.supply[p] <= 0:
             place = game.no_place
@@ -285,31 +287,37 @@ class RattusState(State):
         else:
             place = (bytes(map(bool, self.slots)) if game.peasant_bonus_optional else game.no_king) + game.peasant_seg
         end = game.placement_optional or self.placed or place == game.no_place
-        takes = b"\0\0\0\0\0\0" if self.card_taken else bytes([h != p for h in holder])
-        abilities = self._ability_mask(p, None) if p in holder else game.no_abilities
-        return (b"\1" if end else b"\0") + takes + place + abilities + game.mask_tail
+        takes = game.no_takes if self.card_taken else bytes(map(ne, holder, game.seat_rows[p]))
+        abilities = self._ability_parts(p, None) if p in holder else game.no_ability_parts
+        return b"".join((b"\1" if end else b"\0", takes, place, *abilities, game.mask_tail))
 
-    def _ability_mask(self, p: int, allowed: set[int] | None) -> bytes:
-        """The mask's bytes from MERCHANT to KING: the Merchant, Monk, Witch and King uses open to ``p``
-        (§6); ``allowed`` limits the cards."""
-        game, holder, used, slots = self.game, self.holder, self.used, self.slots
-        merchant, monk, peek, king = game.no_merchant, game.no_monk, game.no_peek, game.no_king
-        if holder[MERCHANT] == p and not used[MERCHANT] and (allowed is None or MERCHANT in allowed):  # RA-9
-            merchant = b"".join(map(getitem, game.merchant_seg, [row[p] for row in self.cubes]))
-        monk_open = holder[MONK] == p and not used[MONK] and (allowed is None or MONK in allowed)  # RA-8
-        witch_open = holder[WITCH] == p and not used[WITCH] and (allowed is None or WITCH in allowed)  # RA-7
-        if monk_open or witch_open:
-            counts = [len(slot) if flag else 0 for slot, flag in zip(slots, game.play_flag)]
-            if monk_open:
+    def _ability_parts(self, p: int, allowed: set[int] | None) -> list[bytes] | tuple[bytes]:
+        """The mask's bytes from MERCHANT to KING, in parts: the Merchant, Monk, Witch and King uses open
+        to ``p`` (§6); ``allowed`` limits the cards."""
+        game, holder, used = self.game, self.holder, self.used
+        merchant = holder[MERCHANT] == p and not used[MERCHANT] and (allowed is None or MERCHANT in allowed)  # RA-9
+        monk = holder[MONK] == p and not used[MONK] and (allowed is None or MONK in allowed)  # RA-8
+        witch = holder[WITCH] == p and not used[WITCH] and (allowed is None or WITCH in allowed)  # RA-7
+        king = holder[KING] == p and not used[KING] and (allowed is None or KING in allowed)  # RA-10
+        if not (merchant or monk or witch or king):
+            return game.no_ability_parts
+        parts = [game.no_merchant, game.no_monk, game.no_peek, game.witch_gap, game.no_king]
+        column = game.columns[p]
+        if merchant:
+            parts[0] = b"".join(map(getitem, game.merchant_seg, map(column, self.cubes)))
+        if monk or witch:
+            counts = list(map(len, self.slots))  # regions out of play hold no tokens (invariants)
+            if monk:
                 room = int.from_bytes(bytes([k < C.SLOTS for k in counts]), "little")
                 zero_rows = game.zero_rows
-                monk = b"".join([(room & bits).to_bytes(C.NUM_REGIONS, "little") * k + zero_rows[k]
-                                 for k, bits in zip(counts, game.nbr_bits)])
-            if witch_open and self._witch_usable():
-                peek = b"".join(map(getitem, game.peek_seg, counts))
-        if holder[KING] == p and not used[KING] and (allowed is None or KING in allowed):  # RA-10
-            king = bytes([flag and not slot and row[p] > 0 for flag, slot, row in zip(game.play_flag, slots, self.cubes)])
-        return merchant + monk + peek + game.witch_gap + king
+                parts[1] = b"".join([(room & bits).to_bytes(C.NUM_REGIONS, "little") * k + zero_rows[k]
+                                     for k, bits in zip(counts, game.nbr_bits)])
+            if witch and self._witch_usable():
+                parts[2] = b"".join(map(getitem, game.peek_seg, counts))
+        if king:
+            parts[4] = bytes([flag and not slot and row[p] > 0
+                              for flag, slot, row in zip(game.play_flag, self.slots, self.cubes)])
+        return parts
 
     def _witch_usable(self) -> bool:
         slots = self.slots
@@ -544,7 +552,7 @@ class RattusState(State):
             self.active = self.current_player = q
             self.card_taken = self.placed = False
             self.used = [False] * 6
-            if self._ability_mask(q, self.game.final_cards) != self.game.no_abilities:
+            if any([1 in part for part in self._ability_parts(q, self.game.final_cards)]):
                 return
             self.final_pos += 1
         order = list(self.game.in_play)
