@@ -2,14 +2,17 @@
 
 The map, the regions in play per player count, the constants and the token table are data (RA-1,
 RA-2): the shipped files give the defaults, ``token_table`` picks a shipped table and ``config`` (a
-mapping, or the path of a YAML file) replaces any top-level key whole. Everything is validated when the
-game is built; a malformed file is a :class:`ConfigError` naming the file, the entry and the problem.
+mapping, or the path of a YAML file) replaces any top-level key whole. ``token_types_by_players`` (player
+count -> token table) replaces ``token_types`` at the counts it names; a ``config`` that gives
+``token_types`` without it drops the shipped per-count tables, so the user's table holds at every count.
+Everything is validated when the game is built; a malformed file is a :class:`ConfigError` naming the
+file, the entry and the problem.
 """
 
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -35,7 +38,8 @@ LAYOUT_CONSTANTS = {"max_tokens_per_region": SLOTS, "merchant_max_cubes": MERCHA
 DEFAULT_SPREAD = {0: 0, 1: 1, 2: 2, 3: 2}
 FREE_CONSTANTS = {"cubes_per_player": (5, 200), "opening_placements_per_player": (0, 5),
                   "opening_cubes_per_placement": (1, 10), "peasant_bonus_cubes": (0, 5)}
-DATA_KEYS = ("regions", "adjacency", "player_counts", "constants", "token_types")
+DATA_KEYS = ("regions", "adjacency", "player_counts", "constants", "token_types", "token_types_by_players")
+BY_PLAYERS = "token_types_by_players"
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,12 @@ class GameData:
     in_play: dict[int, tuple[int, ...]]  # player count -> region indices
     removed_unseen: dict[int, int]
     constants: dict[str, Any]
-    types: tuple[TokenType, ...]
+    types: tuple[TokenType, ...]  # the table of every player count not in ``types_by_players``
+    types_by_players: dict[int, tuple[TokenType, ...]]
+
+    def for_players(self, n: int) -> GameData:
+        """This data with the token table of ``n`` players as ``types``."""
+        return replace(self, types=self.types_by_players.get(n, self.types))
 
 
 def _fail(source: str, entry: str, problem: str) -> ConfigError:
@@ -195,25 +204,26 @@ def check_constants(value: Any, source: str) -> dict[str, Any]:
     return out
 
 
-def check_token_types(value: Any, source: str) -> tuple[TokenType, ...]:
-    """Known sets and symbols, limits >= 1, 12 starting + 37 normal = 49 tokens (RA-2)."""
+def check_token_types(value: Any, source: str, key: str = "token_types") -> tuple[TokenType, ...]:
+    """Known sets and symbols, limits >= 1, 12 starting + 37 normal = 49 tokens (RA-2); ``key`` names
+    the entry in errors."""
     if not isinstance(value, list) or not value:
-        raise _fail(source, "token_types", "must be a non-empty list of token types")
+        raise _fail(source, key, "must be a non-empty list of token types")
     out, ids = [], set()
     for i, entry in enumerate(value):
-        where = f"token_types[{i}]"
+        where = f"{key}[{i}]"
         if not isinstance(entry, dict) or set(entry) != {"id", "set", "limit", "count", "symbols"}:
             raise _fail(source, where, f"must hold exactly id, set, limit, count, symbols; got {entry!r:.120}")
         tid = entry["id"]
         if not isinstance(tid, str) or tid in ids:
             raise _fail(source, where, f"id {tid!r} must be a distinct string")
         ids.add(tid)
-        where = f"token_types[{i}] ({tid})"
+        where = f"{key}[{i}] ({tid})"
         if entry["set"] not in ("starting", "normal"):
             raise _fail(source, where, f"set={entry['set']!r}; allowed: starting, normal")
-        for key in ("limit", "count"):
-            if not is_int(entry[key]) or not 1 <= entry[key] <= 99:
-                raise _fail(source, where, f"{key}={entry[key]!r}; allowed: an int in 1..99")
+        for field in ("limit", "count"):
+            if not is_int(entry[field]) or not 1 <= entry[field] <= 99:
+                raise _fail(source, where, f"{field}={entry[field]!r}; allowed: an int in 1..99")
         symbols = entry["symbols"]
         if not isinstance(symbols, list) or not 1 <= len(symbols) <= MAX_SYMBOLS:
             raise _fail(source, where, f"symbols must be a list of 1..{MAX_SYMBOLS} symbols, got {symbols!r}")
@@ -225,15 +235,27 @@ def check_token_types(value: Any, source: str) -> tuple[TokenType, ...]:
     starting = sum(t.count for t in out if t.starting)
     normal = sum(t.count for t in out if not t.starting)
     if (starting, normal) != (NUM_STARTING, NUM_TOKENS - NUM_STARTING):
-        raise _fail(source, "token_types", f"{starting} starting + {normal} normal tokens; the game needs "
+        raise _fail(source, key, f"{starting} starting + {normal} normal tokens; the game needs "
                                            f"{NUM_STARTING} + {NUM_TOKENS - NUM_STARTING} = {NUM_TOKENS}")
     return tuple(out)
 
 
+def check_by_players(value: Any, source: str) -> dict[int, tuple[TokenType, ...]]:
+    """Per-player-count token tables: a mapping of some of 2, 3, 4 to tables checked like ``token_types``."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not value or not set(value) <= {2, 3, 4}:
+        raise _fail(source, BY_PLAYERS, "must map some of the player counts 2, 3, 4 to token tables, got "
+                                        f"keys {sorted(value, key=str) if isinstance(value, dict) else value!r:.120}")
+    return {n: check_token_types(table, source, f"{BY_PLAYERS}.{n}") for n, table in sorted(value.items())}
+
+
 def load_data(token_table: str, config: Any) -> GameData:
     """The shipped data with ``token_table``'s tokens, each key of ``config`` replacing the shipped one."""
-    merged = {key: (_shipped(DATA_FILE)[key], DATA_FILE) for key in DATA_KEYS}
-    merged["token_types"] = (_shipped(TOKEN_FILES[token_table])["token_types"], TOKEN_FILES[token_table])
+    tokens = _shipped(TOKEN_FILES[token_table])
+    merged = {key: (_shipped(DATA_FILE)[key], DATA_FILE) for key in DATA_KEYS[:4]}
+    merged["token_types"] = (tokens["token_types"], TOKEN_FILES[token_table])
+    merged[BY_PLAYERS] = (tokens.get(BY_PLAYERS), TOKEN_FILES[token_table])
     if config is not None:
         source = "rattus: config" if isinstance(config, dict) else str(config)
         user = config if isinstance(config, dict) else _load_yaml(config, source)
@@ -242,13 +264,15 @@ def load_data(token_table: str, config: Any) -> GameData:
         unknown = sorted(set(user) - set(DATA_KEYS))
         if unknown:
             raise ConfigError(f"{source}: unknown key(s) {unknown}; keys: {list(DATA_KEYS)}")
+        if "token_types" in user and BY_PLAYERS not in user:
+            merged[BY_PLAYERS] = (None, source)
         merged.update({key: (value, source) for key, value in user.items()})
     regions = check_regions(*merged["regions"])
     adjacency = check_adjacency(merged["adjacency"][0], regions, merged["adjacency"][1])
     in_play, removed = check_player_counts(merged["player_counts"][0], regions, adjacency, merged["player_counts"][1])
     constants = check_constants(*merged["constants"])
     types = check_token_types(*merged["token_types"])
-    return GameData(regions, adjacency, in_play, removed, constants, types)
+    return GameData(regions, adjacency, in_play, removed, constants, types, check_by_players(*merged[BY_PLAYERS]))
 
 
 @lru_cache(maxsize=32)
@@ -346,6 +370,7 @@ def resolve(num_players: int, options: dict[str, Any]) -> tuple[dict[str, Any], 
     config = out["config"]
     data = load_data(out["token_table"], config) if isinstance(config, dict) else \
         _cached_data(out["token_table"], config)
+    data = data.for_players(num_players)
     names = [data.regions[r] for r in data.in_play[num_players]]
     check_with(where, "plague_start", out["plague_start"], lambda v: v == "random" or v in names,
                f"'random' or a region in play: {names}")

@@ -28,9 +28,29 @@ def test_shipped_tables_and_the_default():
         types = game.types
         assert sum(t.count for t in types if t.starting) == 12 and sum(t.count for t in types) == 49
         assert [sum(t.classes[c] * t.count for t in types) for c in range(6)] == [10] * 6
-    calibrated, reconstructed = RattusGame(2).types, RattusGame(2, token_table="reconstructed").types
-    assert sum(t.m * t.count for t in calibrated) > sum(t.m * t.count for t in reconstructed)
-    assert [t.limit for t in reconstructed][:2] == [2, 2] and calibrated[0].limit == 1
+    for n in (2, 3, 4):
+        calibrated, reconstructed = RattusGame(n).types, RattusGame(n, token_table="reconstructed").types
+        assert sum(t.m * t.count for t in calibrated) > sum(t.m * t.count for t in reconstructed)
+        assert [t.limit for t in reconstructed][:2] == [2, 2] and calibrated[0].limit == 1
+
+
+def test_per_player_count_token_table():
+    """AM-1 (G1 at 2 players): the default has its own, more lethal table at 2 players, class-balanced like
+    the others (12 starting + 37 normal, every class symbol 10 times, 47 types so the observation keeps its
+    size); token_types_by_players replaces token_types only at the counts it names."""
+    two, three, four = (RattusGame(n).types for n in (2, 3, 4))
+    assert three == four and two != three and len(two) == len(three) == 47
+    assert sum(t.count for t in two if t.starting) == 12 and sum(t.count for t in two) == 49
+    assert [sum(t.classes[c] * t.count for t in two) for c in range(6)] == [10] * 6
+    for field in ("m", "a"):
+        assert sum(getattr(t, field) * t.count for t in two) > sum(getattr(t, field) * t.count for t in three)
+    # a user token table holds at every count unless per-count tables come with it
+    assert RattusGame(2, config={"token_types": shipped("token_types")}).types == three
+    assert RattusGame(2, config={"token_types_by_players": None}).types == three
+    mine = {"token_types_by_players": {3: shipped("token_types_by_players")[2]}}
+    assert RattusGame(3, config=mine).types == two and RattusGame(2, config=mine).types == three
+    assert RattusGame(4, config=mine).types == four
+    assert RattusGame(2, token_table="reconstructed").types == RattusGame(3, token_table="reconstructed").types
 
 
 def test_map_degrees_and_single_neighbour_warning():
@@ -84,6 +104,11 @@ def test_custom_map_and_token_table_from_a_user_yaml(tmp_path):
      r"token_types\[0\] \(x\).*unknown symbol 'PLAGUE'"),
     ({"token_types": [{"id": "x", "set": "starting", "limit": 0, "count": 12, "symbols": ["M"]}]},
      r"token_types\[0\] \(x\).*limit=0"),
+    ({"token_types_by_players": {5: shipped("token_types")}}, r"token_types_by_players.*player counts 2, 3, 4"),
+    ({"token_types_by_players": {2: [{"id": "x", "set": "starting", "limit": 2, "count": 12, "symbols": ["PLAGUE"]}]}},
+     r"token_types_by_players\.2\[0\] \(x\).*unknown symbol 'PLAGUE'"),
+    ({"token_types_by_players": {3: shipped("token_types")[:-1]}},
+     r"token_types_by_players\.3: 12 starting \+ 36 normal"),
     ({"constants": {**shipped("constants"), "max_tokens_per_region": 4}},
      r"constants\.max_tokens_per_region.*=4 is not supported.*3"),
     ({"constants": {**shipped("constants"), "spread_new_tokens": {0: 0, 1: 1, 2: 2}}},
