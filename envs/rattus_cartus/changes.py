@@ -4,9 +4,10 @@
 observation shows, except the start player, the special-action player and the phase, and for everything
 that changes the cards a seat has located outside the nun row (``seen_now``: only HAND, PENDING and LOCATED
 entries do; a reshuffle does not, its maxima are recorded before the discard pile goes, nor does step c).
-The shared values (decision, context, game, supplies, discard pile) the observer compares itself. An entry
-names a place, never a delta: the observer reads the current values there, so repeats and reordering are
-harmless.
+The decision and its context the observer compares itself; the game block (round, phase, start player,
+decks, discard pile, supplies, clock, players entered) only when an entry says it may have changed: GAME,
+or LOCATED, INFLUENCE, TOKENS, TAKEN, HOLDINGS and ENTER, which imply it. An entry names a place, never a
+delta: the observer reads the current values there, so repeats and reordering are harmless.
 """
 
 from __future__ import annotations
@@ -42,3 +43,14 @@ PEEK = 12
 RATS = 13
 #: ``seat``'s supply slot, entered slot, entry position or order, Pass cards played or announcement changed.
 TURN = 14
+#: ``seat`` chose its supply slot (the one part of TURN that changed).
+SUPPLY_SLOT = 15
+#: ``seat`` entered a slot: entered slot, entry position and order (and the players entered).
+ENTER = 16
+#: ``seat`` announced its committed count.
+ANNOUNCE = 17
+#: ``seat`` played a Pass card.
+PASSES = 18
+#: A value of the game block may have changed: a draw (deck, reshuffle), a special card back to its supply,
+#: a new phase or round.
+GAME = 19

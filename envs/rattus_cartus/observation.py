@@ -8,10 +8,11 @@ at, other players' point-token values when they differ (R-A2), others' rats with
 
 Speed: :func:`reference_encode` writes every value from scratch (the definition). The observer gives the
 same vectors from one table of every value some seat may see, by absolute seat, gathered through a
-per-seat index array (rotation, own private blocks, hidden values pointing at a cell that stays 0). When
-the state is one ``apply`` ahead of the table, the table is brought up to date: what the engine listed in
-``state.changes`` (:mod:`.changes`) is rewritten from the state, cell by cell or row by row, and the few
-shared values it does not list are compared with the values last written; after a lone D4 commit
+per-seat index array (rotation, own private blocks, hidden values pointing at cells that stay 0) whose
+runs of consecutive cells are joined as bytes. When the state is one ``apply`` ahead of the table, the
+table is brought up to date: what the engine listed in ``state.changes`` (:mod:`.changes`) is rewritten
+from the state, cell by cell or row by row, and the decision values and (when an entry says it may have
+changed) the game block are compared with the values last written; after a lone D4 commit
 (``state.quiet``) only the committer's cards are rewritten. Otherwise (a new state, a re-deal, a missed
 step) the table is rebuilt. Tests compare both encoders at every step and after restores.
 """
@@ -27,7 +28,8 @@ import numpy as np
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
 from .changes import (
-    COMMIT, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PEEK, PENDING, RATS, REVEAL, SHOWN, TAKEN, TOKENS, TURN,
+    ANNOUNCE, COMMIT, ENTER, GAME, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING, RATS, REVEAL,
+    SHOWN, SUPPLY_SLOT, TAKEN, TOKENS, TURN,
 )
 from .cards import NUM_BUILDING_CARDS, NUM_BUILDINGS, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE, TREASURY
 
@@ -189,6 +191,7 @@ class RattusCartusObserver(Observer):
             changes += [(SHOWN, p, i) for i, count in enumerate(state.shown[p]) if count]
             changes += [(INFLUENCE, p, i) for i, level in enumerate(state.level[p]) if level]
             changes += [(PEEK, p, i) for i, count in enumerate(state.peek_count[p]) if count or state.peeked[p][i]]
+        changes.append((GAME, 0, 0))
         self._update(state, changes)
         self._finish(state)  # every row and rank
 
@@ -197,7 +200,7 @@ class RattusCartusObserver(Observer):
         n = self._n
         self._supply_slot, self._entered = [-1] * n, [-1] * n  # one-hots written
         self._start, self._rsp, self._phase = -1, -1, -1
-        self._small = [-1, -1, -1, -1, 0]  # decision, actor, start player, first look, looks due
+        self._small = [-1, -1, -1, 0]  # decision, actor, first look, looks due
         self._phase_d_key: tuple | None = None
         # round, phase, population deck, clock, reshuffles, players entered, point tokens left
         self._game = [-1, -1, 0, 0, 0, 0, 0]
@@ -223,71 +226,92 @@ class RattusCartusObserver(Observer):
         W, n, F = self._W, self._n, SEAT_FEATURES
         S, P = self._M_SEATS, self._PRIVATE
         counts, cells, kinds = self._counts, self._seen_cells, self._seen_kinds
-        due = False  # anything for _finish
+        due = shared = False  # anything for _finish; the game block may have changed
         for code, p, i in changes:  # the most frequent first
-            if code == TURN:
-                if self._write_turn(state, p):
-                    counts[p] = True
+            if code == SHOWN:
+                W[S + p * F + 20 + i] = state.shown[p][i]
             elif code == HAND:
                 W[self._M_PRIV + p * P + i] = state.hands[p][i]
                 W[S + p * F + 1] = state.hand_size[p]
                 if i < NUM_KINDS:
                     cells.append((p, i))
                     due = True
-            elif code == COMMIT:  # the committer may have been revealed since (auto_resolve_forced)
-                at = self._M_PRIV + p * P
-                W[at + i] = state.hands[p][i]
-                W[at + 2 * NUM_ITEMS + i] = state.committed[p][i]
-                W[S + p * F + 1] = state.hand_size[p]
+            elif code == LOCATED:
+                kinds[i] = due = shared = self._kinds_due = True
+            elif code == REVEAL:
+                _ITEMS.pack_into(self._M, 4 * (self._M_REVEALS + p * NUM_ITEMS),
+                                 *(state.last_reveal[p] if state.revealed[p] else _NO_ITEMS))
                 counts[p] = True
-            elif code == PEEK:
-                W[self._M_LOOKS + p * NUN_ROW_SIZE + i] = state.peek_count[p][i]
-                if state.peeked[p][i]:
-                    row = self._M_PRIV + p * P + 3 * NUM_ITEMS + 2 + i * (NUM_KINDS + 1)
-                    W[row + state.nun_row[i]] = 1.0
-                    W[row + NUM_KINDS] = 1.0
             elif code == RATS:
                 W[S + p * F] = state.rats[p]
+            elif code == GAME:
+                shared = True
+            elif code == HOLDINGS:
+                _ITEMS3.pack_into(self._M, 4 * (self._M_PRIV + p * P), *state.hands[p], *state.pending[p],
+                                  *state.committed[p])
+                W[S + p * F + 1] = state.hand_size[p]
+                counts[p] = shared = True
+            elif code == ENTER:
+                self._write_entered(state, p)
+                W[S + p * F + 12] = state.entry_pos[p] + 1
+                W[S + p * F + 13] = state.entry_order[p] + 1
+                counts[p] = shared = True
+            elif code == SUPPLY_SLOT:
+                self._write_supply_slot(state, p)
             elif code == PENDING:
                 W[self._M_PRIV + p * P + NUM_ITEMS + i] = state.pending[p][i]
                 counts[p] = True
                 if i < NUM_KINDS:
                     cells.append((p, i))
                     due = True
-            elif code == LOCATED:
-                kinds[i] = due = self._kinds_due = True
-            elif code == SHOWN:
-                W[S + p * F + 20 + i] = state.shown[p][i]
+            elif code == ANNOUNCE:
+                W[S + p * F + 4] = state.announced[p] >= 0
+            elif code == TURN:
+                self._write_supply_slot(state, p)
+                W[S + p * F + 4] = state.announced[p] >= 0
+                W[S + p * F + 12] = state.entry_pos[p] + 1
+                W[S + p * F + 13] = state.entry_order[p] + 1
+                W[S + p * F + 14] = state.passes[p]
+                if self._write_entered(state, p):
+                    counts[p] = True
             elif code == INFLUENCE:
                 W[S + p * F + 35 + i] = state.level[p][i]
-                self._ranks_due[i] = due = True
-            elif code == HOLDINGS:
-                _ITEMS3.pack_into(self._M, 4 * (self._M_PRIV + p * P), *state.hands[p], *state.pending[p],
-                                  *state.committed[p])
-                W[S + p * F + 1] = state.hand_size[p]
-                counts[p] = True
+                self._ranks_due[i] = due = shared = True
+            elif code == PEEK:
+                W[self._M_LOOKS + p * NUN_ROW_SIZE + i] = state.peek_count[p][i]
+                if state.peeked[p][i]:
+                    row = self._M_PRIV + p * P + 3 * NUM_ITEMS + 2 + i * (NUM_KINDS + 1)
+                    W[row + state.nun_row[i]] = 1.0
+                    W[row + NUM_KINDS] = 1.0
+            elif code == GIFTS:  # p gave to i, or i showed cards p had given it
+                _GIFT.pack_into(self._M, 4 * (self._M_GIFTS + (p * n + i) * (NUM_ITEMS + 1)), *state.gifts[p][i],
+                                state.gift_flag[p][i])
+                W[S + p * F + 32] = state.hidden_out[p]
+                W[S + i * F + 31] = state.hidden_in[i]
             elif code == TAKEN:
                 W[S + p * F + 15 + i] = state.taken[p][i]
-            elif code == REVEAL:
-                _ITEMS.pack_into(self._M, 4 * (self._M_REVEALS + p * NUM_ITEMS),
-                                 *(state.last_reveal[p] if state.revealed[p] else _NO_ITEMS))
-                counts[p] = True
+                shared = True
+            elif code == PASSES:
+                W[S + p * F + 14] = state.passes[p]
             elif code == TOKENS:
                 tokens = state.tokens[p]
                 W[S + p * F + 5] = len(tokens)
                 at = self._M_PRIV + p * P + 3 * NUM_ITEMS
                 W[at] = len(tokens)
                 W[at + 1] = sum(tokens)
-            elif code == GIFTS:  # p gave to i, or i showed cards p had given it
-                _GIFT.pack_into(self._M, 4 * (self._M_GIFTS + (p * n + i) * (NUM_ITEMS + 1)), *state.gifts[p][i],
-                                state.gift_flag[p][i])
-                W[S + p * F + 32] = state.hidden_out[p]
-                W[S + i * F + 31] = state.hidden_in[i]
+                shared = True
+            elif code == COMMIT:  # the committer may have been revealed since (auto_resolve_forced)
+                at = self._M_PRIV + p * P
+                W[at + i] = state.hands[p][i]
+                W[at + 2 * NUM_ITEMS + i] = state.committed[p][i]
+                W[S + p * F + 1] = state.hand_size[p]
+                counts[p] = True
             else:  # GIFT_FLAGS
                 for other in range(n):
                     if other != p:
                         W[self._M_GIFTS + (other * n + p) * (NUM_ITEMS + 1) + NUM_ITEMS] = state.gift_flag[other][p]
-        self._sync_seats(state)
+        if shared:
+            self._sync_seats(state)
         if True in counts:
             for p in range(n):
                 if counts[p]:
@@ -296,7 +320,8 @@ class RattusCartusObserver(Observer):
         if due:
             self._finish(state)
         self._sync_small(state)
-        self._sync_shared(state)
+        if shared:
+            self._sync_shared(state)
 
     def _finish(self, state: RattusCartusState) -> None:
         """The ranks and seen_outside values the update found changed."""
@@ -384,40 +409,39 @@ class RattusCartusObserver(Observer):
                 for place, (_, _, p) in enumerate(ranked, 1):
                     W[at + p * SEAT_FEATURES + c] = place
 
-    def _write_turn(self, state: RattusCartusState, p: int) -> bool:
-        """Seat ``p``'s supply slot, entered slot, entry position and order, Pass cards and announcement;
-        True when the entered slot changed (the committed counts follow it)."""
-        W = self._W
-        at = self._M_SEATS + p * SEAT_FEATURES
+    def _write_supply_slot(self, state: RattusCartusState, p: int) -> None:
         slot, was = state.supply_slot[p], self._supply_slot[p]
         if slot != was:
+            at = self._M_SEATS + p * SEAT_FEATURES + 6
             if was >= 0:
-                W[at + 6 + was] = 0.0
+                self._W[at + was] = 0.0
             if slot >= 0:
-                W[at + 6 + slot] = 1.0
+                self._W[at + slot] = 1.0
             self._supply_slot[p] = slot
-        W[at + 4] = state.announced[p] >= 0
-        W[at + 12] = state.entry_pos[p] + 1
-        W[at + 13] = state.entry_order[p] + 1
-        W[at + 14] = state.passes[p]
+
+    def _write_entered(self, state: RattusCartusState, p: int) -> bool:
+        """Seat ``p``'s entered slot; True when it changed (the committed counts follow it)."""
         slot, was = state.entered[p], self._entered[p]
         if slot == was:
             return False
+        at = self._M_SEATS + p * SEAT_FEATURES + 9
         if was >= 0:
-            W[at + 9 + was] = 0.0
+            self._W[at + was] = 0.0
         if slot >= 0:
-            W[at + 9 + slot] = 1.0
+            self._W[at + slot] = 1.0
         self._entered[p] = slot
         return True
 
     def _sync_seats(self, state: RattusCartusState) -> None:
-        """The start player, the special-action player and the phase (the counts of pending cards follow
-        it)."""
+        """The start player (its row flag and one-hot), the special-action player and the phase (the counts
+        of pending cards follow it)."""
         W, S, F = self._W, self._M_SEATS, SEAT_FEATURES
         if state.start != self._start:
             if self._start >= 0:
                 W[S + self._start * F + 47] = 0.0
+                W[self._M_START + self._start] = 0.0
             W[S + state.start * F + 47] = 1.0
+            W[self._M_START + state.start] = 1.0
             self._start = state.start
         if state.rsp != self._rsp:
             if self._rsp >= 0:
@@ -430,7 +454,7 @@ class RattusCartusObserver(Observer):
             self._counts[:] = [True] * self._n
 
     def _sync_small(self, state: RattusCartusState) -> None:
-        """decision, actor, start player, context and context seats (absolute seats), value by value; the
+        """decision, actor, context and context seats (absolute seats), value by value; the
         phase D part (slot, action, Watchtower, context seats) rewritten whenever it differs."""
         W, memo = self._W, self._small
         if state.decision != memo[0]:
@@ -444,19 +468,14 @@ class RattusCartusObserver(Observer):
             if state.current_player >= 0:
                 W[self._M_ACTOR + state.current_player] = 1.0
             memo[1] = state.current_player
-        if state.start != memo[2]:
+        if state.first_pos != memo[2]:
             if memo[2] >= 0:
-                W[self._M_START + memo[2]] = 0.0
-            W[self._M_START + state.start] = 1.0
-            memo[2] = state.start
-        if state.first_pos != memo[3]:
-            if memo[3] >= 0:
-                W[self._M_CTX + 4 + memo[3]] = 0.0
+                W[self._M_CTX + 4 + memo[2]] = 0.0
             if state.first_pos >= 0:
                 W[self._M_CTX + 4 + state.first_pos] = 1.0
-            memo[3] = state.first_pos
-        if state.left != memo[4]:
-            W[self._M_CTX + 3] = memo[4] = state.left
+            memo[2] = state.first_pos
+        if state.left != memo[3]:
+            W[self._M_CTX + 3] = memo[3] = state.left
         if state.phase == 2:
             queue, qi = state.queue, state.qi
             key = (state.slot, queue[qi][1] if qi < len(queue) else -1, state.wt_t, state.flute, state.cands,

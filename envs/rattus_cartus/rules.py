@@ -29,8 +29,8 @@ from .cards import (
     PLAYER_COUNT_TABLE, RAT_CATCHER, SPECIAL_COPIES, SWORD, TENT, TREASURY, WATCHTOWER,
 )
 from .changes import (
-    COMMIT, GIFT_FLAGS, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PEEK, PENDING, RATS, REVEAL, SHOWN, TAKEN, TOKENS,
-    TURN,
+    ANNOUNCE, COMMIT, ENTER, GAME, GIFT_FLAGS, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING, RATS,
+    REVEAL, SHOWN, SUPPLY_SLOT, TAKEN, TOKENS, TURN,
 )
 from .checks import invariants, parse_state, position, to_json
 from .decisions import (
@@ -384,7 +384,7 @@ class RattusCartusState(State):
         if d == D4:
             if kind == A.STOP:
                 self.announced[p] = sum(self.committed[p])
-                self.changes.append((TURN, p, 0))
+                self.changes.append((ANNOUNCE, p, 0))
                 self._next_entrant()
             else:
                 item = self._choose(self.hands[p], arg, game.act_item[action])
@@ -493,6 +493,7 @@ class RattusCartusState(State):
             self.changes.append((LOCATED, 0, item))
         elif self.game.finite:
             self.supply[item - NUM_KINDS] += 1
+            self.changes.append((GAME, 0, 0))
 
     def _take_special(self, p: int, t: int, count: int) -> None:
         """``p`` takes up to ``count`` cards of special type ``t`` from its supply into pending (R-A3)."""
@@ -510,6 +511,7 @@ class RattusCartusState(State):
         """Draw ``count`` population cards into ``into`` (``p``'s hand or pending area) with the reshuffles
         of §3.6 / R-A23; returns the number drawn."""
         code = HAND if into is self.hands[p] else PENDING
+        self.changes.append((GAME, 0, 0))
         drawn = 0
         for _ in range(count):
             if not self.deck:
@@ -621,6 +623,7 @@ class RattusCartusState(State):
         self.passes = [0] * n
         self.changes += [(REVEAL, p, 0) for p in range(n) if self.revealed[p]]
         self.changes += [(TURN, p, 0) for p in range(n)]
+        self.changes.append((GAME, 0, 0))
         self.revealed = [False] * n
         self.last_reveal = [_zeros() for _ in range(n)]
         self.rsp = -1
@@ -633,7 +636,7 @@ class RattusCartusState(State):
     # ------------------------------------------------------------------ phase B (§3.2)
     def _supply_action(self, p: int, slot: int) -> None:
         self.supply_slot[p] = slot
-        self.changes.append((TURN, p, 0))
+        self.changes.append((SUPPLY_SLOT, p, 0))
         draw, discard_rats, peek = self.game.supply_action[self.row[slot]]
         if draw:
             self.hand_size[p] += self._draw(p, draw, self.hands[p])  # R-A37: straight into the hand
@@ -651,6 +654,7 @@ class RattusCartusState(State):
             self._set(D1, (self.start + self.turn) % self.n)
         else:
             self.phase = PHASE_C
+            self.changes.append((GAME, 0, 0))
             self._set(D3, self.start)
 
     # ------------------------------------------------------------------ phase C (§3.3)
@@ -659,7 +663,7 @@ class RattusCartusState(State):
         self._show(p, I_PASS)
         self._to_discard(I_PASS)  # R-A10: back to the Pass supply at once
         self.passes[p] += 1
-        self.changes.append((TURN, p, 0))
+        self.changes.append((PASSES, p, 0))
         self._set(D3, self._next_unentered(p))
 
     def _enter(self, p: int, slot: int) -> None:
@@ -667,7 +671,7 @@ class RattusCartusState(State):
         self.entry_pos[p] = len(self.entrants[slot])
         self.entrants[slot].append(p)
         self.entry_order[p] = self.num_entered
-        self.changes.append((TURN, p, 0))
+        self.changes.append((ENTER, p, 0))
         self.num_entered += 1
         self._set(D4, p)
 
@@ -683,6 +687,7 @@ class RattusCartusState(State):
             self._set(D3, self._next_unentered(self.current_player))
             return
         self.phase = PHASE_D
+        self.changes.append((GAME, 0, 0))
         if self.n == 2:  # §3.4.6, R-A20
             m = [self._m(p) for p in range(2)]
             if m[0] != m[1]:
@@ -962,6 +967,7 @@ class RattusCartusState(State):
             self.entrants = [[] for _ in range(self.game.k)]
             self.entered = [-1] * self.n
             self.changes += [(TURN, p, 0) for p in range(self.n)]
+            self.changes.append((GAME, 0, 0))
             self.result = final_result(self)
             return
         self._begin_round()
