@@ -11,8 +11,8 @@ depend on the machine), a rollout policy (``random``, ``heuristic`` or a trained
 ``horizon`` (plies from the root, ``"round"`` where the game has rounds, or ``None`` for the end of the
 game) after which a position is valued by ``value`` (``"margin"``: every seat's score margin from
 ``state.scores()`` over the game's ``score_scale``; ``"win"``: the win/loss reward at the end of a game;
-``"estimate"``: the win/loss reward at the end, before it the game's evaluation hook from ``EVALUATIONS``,
-every seat's expected reward in a re-dealt position), and a ``seed``: with an iteration budget the moves
+``"estimate"``: the game's evaluation hook from ``EVALUATIONS``, every seat's expected reward in a
+re-dealt position as the searching seat can judge it), and a ``seed``: with an iteration budget the moves
 are a function of the seed and of what the seat saw. ISMCTS's ``opponents="policy"`` lets the other
 seats play the rollout policy inside the tree too (an opponent model) instead of UCB on their values.
 

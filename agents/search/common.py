@@ -71,8 +71,9 @@ ROUND_OF: dict[str, Callable[[State], int]] = {
     "rattus_cartus": lambda state: state.round,
 }
 
-#: Per game: ``"module:function"`` of an evaluation of a position before the end, ``f(state)`` -> every
-#: seat's expected win/loss reward in [-1, 1], applied only to re-dealt copies (enables ``value="estimate"``).
+#: Per game: ``"module:function"`` of an evaluation of a position, finished or not, ``f(state, seat)`` ->
+#: every seat's expected win/loss reward in [-1, 1] as ``seat`` can judge it (enables ``value="estimate"``).
+#: It is applied only to re-dealt copies and may read the hidden part only as ``seat`` knows it.
 EVALUATIONS: dict[str, str] = {
     "rattus_cartus": "hiddenhand.envs.rattus_cartus.evaluation:evaluate",
 }
@@ -95,7 +96,7 @@ COMMON_OPTIONS = [
     Option("horizon", None, Horizon(), "rollout depth in plies from the root, 'round', or None (to the end)"),
     Option("value", "margin", Choice("margin", "win", "estimate"),
            "position value: 'margin' the score margin / score_scale; 'win' at the end of the game the win/loss "
-           "reward (else the margin); 'estimate' the win/loss reward, or before the end the game's evaluation"),
+           "reward (else the margin); 'estimate' the game's evaluation (EVALUATIONS)"),
 ]
 
 
@@ -213,11 +214,10 @@ class SearchAgent(Agent):
 
     def values(self, state: State) -> list[float]:
         """Every seat's value of a (rolled-out) position."""
-        if self.value_mode != "margin":
-            if state.is_terminal:
-                return winner_rewards(state.winners(), self.game.num_players)
-            if self._evaluate is not None:
-                return self._evaluate(state)
+        if self._evaluate is not None:
+            return self._evaluate(state, self._seat)
+        if self.value_mode == "win" and state.is_terminal:
+            return winner_rewards(state.winners(), self.game.num_players)
         return score_margin_rewards(state.scores(), self.game.score_scale)
 
     def _rollout_policy(self, name: str, seed: int | None) -> Agent | None:
