@@ -7,7 +7,8 @@ and the public game data (map, action decoding), so they play any seat and playe
 * ``peasant-rush``: a placer that takes the Peasant whenever it lacks it and places with the bonus.
 * ``merchant``, ``monk``, ``knight``, ``king``: a placer that takes and keeps that card and uses it
   greedily (Merchant: cubes out of the most threatened region; Monk: a token from where it leads to where
-  others lead; Knight: the best of the two-step targets; King: bank a cube from the most exposed region).
+  others lead; Knight: the best of the two-step targets; King: bank a cube every turn it can, from a
+  token-free region chosen at random, as its danger measure scores them all 0).
 * ``contest``: a placer that takes a card an opponent took since its own last turn (abilities used are
   not in the observation; a card changing hands is the visible sign of an opponent relying on it).
 
