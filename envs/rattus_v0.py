@@ -39,7 +39,10 @@ Game options (defaults in brackets; spec §10.7):
 * `token_table` ["calibrated"]: the shipped token table: the calibrated default (AM-1) or
   `"reconstructed"` (the spec's §1.1 table).
 * `config` [None]: a mapping or the path of a YAML file with any of `regions`, `adjacency`,
-  `player_counts`, `constants`, `token_types`, each replacing the shipped key (RA-1, RA-2).
+  `player_counts`, `constants`, `token_types`, `token_types_by_players`, each replacing the shipped
+  key (RA-1, RA-2). `token_types_by_players` maps some of 2, 3, 4 to a token table used at that count
+  instead of `token_types` (the shipped default has one for 2 players, AM-1); a `config` with
+  `token_types` but without it drops the shipped per-count table.
 * `start_player` ["random"] or a seat; `plague_start` ["random"] or a region name (RA-22).
 * `starting_mark_public` [True] (RA-3); `placement_optional` [False], `peasant_bonus_optional` [True]
   (RA-4); `reveal_order` ["slot"] or "random" (RA-14); `m_majority_snapshot` [True] (RA-15).
