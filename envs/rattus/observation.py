@@ -45,6 +45,8 @@ EMPTY_ROWS = [bytes(4 * SLOT_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
 EMPTY_FACES = [bytes(4 * FACE_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
 #: the actor block by seat; -1: nobody (game over)
 ACTOR = [_packed([1.0 if j == q else 0.0 for j in range(P)]) for q in range(P)] + [bytes(4 * P)]
+#: a card's row (none, held by seat 0..P-1) by holder; -1: none
+CARD_ROWS = [_packed([0.0] + [1.0 if j == q else 0.0 for j in range(P)]) for q in range(P)] + [_packed([1.0] + [0.0] * P)]
 
 
 class RattusObserver(Observer):
@@ -89,9 +91,9 @@ class RattusObserver(Observer):
         self.volatile = (self.o["phase"], self.o["final"] + 1 + P)
         self.volatile_bytes = (4 * self.volatile[0], 4 * self.volatile[1])
         self._blocks: dict[tuple, bytes] = {}
-        self._cards: dict[tuple, bytes] = {}  # the cards block by holders
         self.palace_at, self.supply_at = 4 * self.o["palace"], 4 * self.o["cube_supply"]
         self.cards_at, self.actor_at, self.turns_at = 4 * self.o["cards"], 4 * self.o["actor"], self.o["turns"]
+        self.witch_at = self.o["witch"]
         self.faces_at = lay.size  # seat v's faces of region r, slot s at faces_at + (v * 3 * R + 3 r + s) * 9
         self.zero = lay.size + n * NUM_REGIONS * SLOTS * FACE_SIZE
         self.pack_seats = struct.Struct(f"{n}f")
@@ -155,8 +157,6 @@ class RattusObserver(Observer):
                         self._know[t] |= 1 << q
         self._plague = -1
         self._slots: list[list[int]] = [[] for _ in range(NUM_REGIONS)]  # token ids as last written
-        self._palace: list[int] | None = None
-        self._supply: list[int] | None = None
         self._holder: list[int] | None = None
         self._rats = -1  # the rat supply's size
         self._rat_marks = 0.0  # and its mark count
@@ -169,21 +169,25 @@ class RattusObserver(Observer):
             W[self.o["seats"] + q] = 1.0
         W[self.o["rats"] + 1] = len(state.removed)  # set at setup
         W[self.o["rats"] + 3] = sum([self.marks[state.face[t]] for t in state.removed])
+        self.pack_seats.pack_into(self.B, self.palace_at, *state.palace)
+        self.pack_seats.pack_into(self.B, self.supply_at, *state.supply)
         # on zeros, only regions with cubes or tokens need writing
         self._update(state, [CUBES + r for r in self.game.in_play if any(state.cubes[r])]
                      + [TOKENS + r for r in self.game.in_play if state.slots[r]])
 
     def _update(self, state, changes) -> None:
-        """Rewrite the regions ``changes`` lists, then whatever else differs from what ``M`` shows (holdings
-        and revealed tokens change only with some region's cubes or tokens); the per-step blocks
+        """Rewrite the regions ``changes`` lists (and the holdings with any region's cubes), then whatever
+        else differs from what ``M`` shows (revealed tokens change only with some region's tokens); the
+        per-step blocks
         ``phase`` .. ``final`` as one packed span by the values they show, ``actor`` when the actor changed,
         ``turns`` when the counters changed (``start_seat``: with the rebuild)."""
         W, B = self.W, self.B
         if changes:
-            tokens = []
+            tokens, cubes = [], False
             for code in changes:
                 if code < TOKENS:
                     self.pack_seats.pack_into(B, 4 * self.region_at[code - CUBES] + 12, *state.cubes[code - CUBES])
+                    cubes = True
                 elif code < KNOWLEDGE:
                     tokens.append(code - TOKENS)
                 else:
@@ -191,8 +195,7 @@ class RattusObserver(Observer):
                     self._know[t] = sum([1 << q for q in range(state.n) if state.known[q][t]])
             for r in tokens:
                 self._write_tokens(state, r)
-            if self._palace != state.palace or self._supply != state.supply:
-                self._palace, self._supply = state.palace[:], state.supply[:]
+            if cubes:
                 self.pack_seats.pack_into(B, self.palace_at, *state.palace)
                 self.pack_seats.pack_into(B, self.supply_at, *state.supply)
             if self._revealed != len(state.revealed):
@@ -206,21 +209,14 @@ class RattusObserver(Observer):
             self._plague = state.plague
             W[self.region_at[state.plague] + 1] = 1.0
         if self._holder != state.holder:
-            self._holder = holder = state.holder[:]
-            block = self._cards.get(tuple(holder))
-            if block is None:
-                block = self._cards[tuple(holder)] = _packed(
-                    [v for h in holder for v in (1.0 if h < 0 else 0.0, *[1.0 if q == h else 0.0 for q in range(P)])])
-            B[self.cards_at:self.cards_at + len(block)] = block
+            self._holder = state.holder[:]
+            B[self.cards_at:self.cards_at + 24 * (1 + P)] = b"".join(map(CARD_ROWS.__getitem__, state.holder))
         if self._rats != len(state.rat_supply):
             self._write_rats(state)
         phase, pending = state.phase, state.pending
-        if phase == WITCH_SECOND or phase == WITCH_DECIDE:
-            extra = tuple([state.locate(tid) if tid >= 0 else None for tid in state.witch])
-        else:
-            extra = state.origin if phase == KNIGHT_STEP else -1
         key = (phase, state.card_taken, state.placed, *state.used, state.spread_due,
-               pending >= 0 and self.marks[state.face[pending]] != 0.0, state.ender, extra)
+               pending >= 0 and self.marks[state.face[pending]] != 0.0, state.ender,
+               state.origin if phase == KNIGHT_STEP else -1)
         if key != self._block:
             block = self._blocks.get(key)
             if block is None:
@@ -229,6 +225,12 @@ class RattusObserver(Observer):
                     self._blocks.clear()
             B[self.volatile_bytes[0]:self.volatile_bytes[1]] = block
             self._block = key
+        if phase == WITCH_SECOND or phase == WITCH_DECIDE:  # the peeked cells, on the block's zeros
+            for i, tid in enumerate(state.witch):
+                if tid >= 0:
+                    r, s = state.locate(tid)
+                    W[self.witch_at + i * NUM_REGIONS * SLOTS + 3 * r + s] = 1.0
+            self._block = None  # the next step rewrites the block
         actor = state.current_player if phase != OVER else -1
         if actor != self._actor:
             B[self.actor_at:self.actor_at + 4 * P] = ACTOR[actor]
@@ -282,7 +284,7 @@ class RattusObserver(Observer):
 
     def _volatile_block(self, key: tuple) -> bytes:
         """The packed span ``phase`` .. ``final`` for a key of :meth:`_update`."""
-        phase, card_taken, placed, *used, spread_due, pending_mark, ender, extra = key
+        phase, card_taken, placed, *used, spread_due, pending_mark, ender, origin = key
         start, end = self.volatile
         values = [0.0] * (end - start)
 
@@ -299,12 +301,8 @@ class RattusObserver(Observer):
         values[at("spread")] = spread_due
         if pending_mark:
             values[at("spread", 1)] = 1.0
-        if phase == WITCH_SECOND or phase == WITCH_DECIDE:
-            for i, cell in enumerate(extra):
-                if cell is not None:
-                    values[at("witch", i * NUM_REGIONS * SLOTS + 3 * cell[0] + cell[1])] = 1.0
-        elif phase == KNIGHT_STEP:
-            values[at("origin", extra)] = 1.0
+        if phase == KNIGHT_STEP:
+            values[at("origin", origin)] = 1.0
         if ender >= 0:
             values[at("final")] = 1.0 if phase in FINAL_PHASES else 0.0
             values[at("final", 1 + ender)] = 1.0
