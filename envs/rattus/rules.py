@@ -30,6 +30,10 @@ from .sampler import resample_hidden
 from .scoring import breakdown, final_scores, winners
 
 
+_frombuffer = np.frombuffer
+INT8 = np.dtype(np.int8)
+
+
 class RattusGame(LayoutGame):
     """Rattus for 2-4 players; options and data in :mod:`.config` (spec §10.7)."""
 
@@ -74,6 +78,7 @@ class RattusGame(LayoutGame):
         self.take_ids = tuple(self.a_take + k for k in range(6))
         self.move_ids = tuple(tuple(self.a_move + t for t in self.nbrs[r]) for r in range(C.NUM_REGIONS))
         self.opening_ids = tuple(self.a_place + r for r in self.in_play)
+        self.move_masks = [self.mask_of(ids) for ids in self.move_ids]  # kept: the mask cache may be cleared
         self._build_segments()
 
     def _build_segments(self) -> None:
@@ -233,14 +238,17 @@ class RattusState(State):
 
     # ================================================================== legality (§9.1)
     def legal_mask(self) -> np.ndarray:
-        if self.phase == MAIN or self.phase == FINAL_ROUND:
-            return np.frombuffer(self._turn_mask(), np.int8)
+        phase = self.phase
+        if phase == MAIN or phase == FINAL_ROUND:
+            return _frombuffer(self._turn_mask(), INT8)
+        if phase == PLAGUE_MOVE:
+            return self.game.move_masks[self.plague]
         return self.game.mask_of(tuple(self._legal()))
 
     def legal_ids(self) -> list[int]:
         """The legal action ids, ascending."""
         if self.phase == MAIN or self.phase == FINAL_ROUND:
-            return np.flatnonzero(np.frombuffer(self._turn_mask(), np.int8)).tolist()
+            return np.flatnonzero(_frombuffer(self._turn_mask(), INT8)).tolist()
         return list(self._legal())
 
     def _forced(self) -> int:
@@ -371,6 +379,15 @@ class RattusState(State):
             self.pending = -1
             self.spread_due -= 1
             self._next_spread()
+        elif kind == A.MOVE:  # §4.4, RA-11, RA-12
+            self.plague = args[0]
+            if phase == KNIGHT_STEP:
+                self.used[KNIGHT] = True
+                self._begin_spread()
+            elif self.holder[KNIGHT] == p:
+                self.phase = KNIGHT_STEP
+            else:
+                self._begin_spread()
         elif kind == A.END:
             if phase == MAIN:
                 self.phase = PLAGUE_MOVE
@@ -430,15 +447,6 @@ class RattusState(State):
             self.palace[p] += 1
             self.changes.append(CUBES + r)
             self.used[KING] = True
-        elif kind == A.MOVE:  # §4.4, RA-11, RA-12
-            self.plague = args[0]
-            if phase == KNIGHT_STEP:
-                self.used[KNIGHT] = True
-                self._begin_spread()
-            elif self.holder[KNIGHT] == p:
-                self.phase = KNIGHT_STEP
-            else:
-                self._begin_spread()
         elif kind == A.STOP:
             self._begin_spread()
         else:  # pragma: no cover - the adapter checked legality
