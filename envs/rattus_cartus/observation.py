@@ -19,6 +19,7 @@ step) the table is rebuilt. Tests compare both encoders at every step and after 
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import add
 from struct import Struct
 from typing import TYPE_CHECKING
@@ -158,18 +159,26 @@ class RattusCartusObserver(Observer):
 
     # ------------------------------------------------------------------ encode
     def encode(self, state: RattusCartusState, player: int) -> np.ndarray:
-        if state is not self._state or state.tick != self._tick:
-            if state is self._state and state.tick == self._tick + 1:
-                if state.quiet:
-                    for _, p, item in state.changes:
-                        self._commit(state, p, item)
+        tick = state.tick
+        if tick != self._tick or state is not self._state:
+            if tick == self._tick + 1 and state is self._state:
+                if state.quiet:  # a lone D4 commit: one card of ``item`` from ``p``'s hand to its committed
+                    # cards (``p`` has entered and is not revealed; its cards seen outside the nun row stay)
+                    _, p, item = state.changes[0]
+                    W = self._W
+                    at = self._M_PRIV + p * self._PRIVATE + item
+                    W[at] = state.hands[p][item]
+                    W[at + 2 * NUM_ITEMS] = state.committed[p][item]
+                    at = self._M_SEATS + p * SEAT_FEATURES
+                    W[at + 1] = state.hand_size[p]
+                    W[at + 3] = W[at + 33] = sum(state.committed[p])
                 else:
                     self._update(state, state.changes)
             else:
                 self._rebuild(state)
-            self._state = state
-            self._tick = state.tick
-        return _frombuffer(bytearray().join(self._pieces[player]), np.float32)
+                self._state = state
+            self._tick = tick
+        return _frombuffer(_join(self._pieces[player]), _FLOAT32)
 
     def _rebuild(self, state: RattusCartusState) -> None:
         """M from zeros: the memos of a zero table, then every listed group of every seat as changed."""
@@ -207,18 +216,6 @@ class RattusCartusObserver(Observer):
         self._supply = [0] * 5  # and the point tokens left in _game[6]
         self._discard = [0] * NUM_KINDS
         self._reshuffled = [0] * NUM_KINDS
-
-    def _commit(self, state: RattusCartusState, p: int, item: int) -> None:
-        """A D4 commit: one card of ``item`` from ``p``'s hand to its committed cards: hand size and committed
-        count (``p`` has entered and is not revealed); ``p``'s cards seen outside the nun row stay as they
-        were (it counts both)."""
-        W = self._W
-        at = self._M_PRIV + p * self._PRIVATE
-        W[at + item] = state.hands[p][item]
-        W[at + 2 * NUM_ITEMS + item] = state.committed[p][item]
-        at = self._M_SEATS + p * SEAT_FEATURES
-        W[at + 1] = state.hand_size[p]
-        W[at + 3] = W[at + 33] = sum(state.committed[p])
 
     def _update(self, state: RattusCartusState, changes: list[tuple[int, int, int]]) -> None:
         """Replay ``changes`` (see :mod:`.changes`), compare the other groups, then rewrite the counts, ranks
@@ -332,31 +329,33 @@ class RattusCartusObserver(Observer):
         seen_at = self._M_PRIV + self._SEEN
         if self._kinds_due:
             self._kinds_due = False
-            if kinds.count(True) > 6:  # cheaper by whole rows
+            if kinds.count(True) > 8:  # cheaper by whole rows
                 rows[:] = [True] * n
-            else:
+            elif False in rows:
                 hands, pending, committed, revealed, seen = state.hands, state.pending, state.committed, \
                     state.revealed, state.seen
-                for k in range(NUM_KINDS):
-                    if kinds[k]:
-                        table = state.discard[k]  # located by everybody
-                        for q in range(n):
-                            if revealed[q]:
-                                table += committed[q][k]
-                        for v in range(n):
-                            if not rows[v]:
-                                t = hands[v][k] + pending[v][k] + table + (0 if revealed[v] else committed[v][k])
-                                s = seen[v][k]
-                                W[seen_at + v * P + k] = t if t > s else s
+                shown = [q for q in range(n) if revealed[q]]
+                for k in compress(_KIND_RANGE, kinds):
+                    table = state.discard[k]  # located by everybody
+                    for q in shown:
+                        table += committed[q][k]
+                    for v in range(n):
+                        if not rows[v]:
+                            t = hands[v][k] + pending[v][k] + table
+                            if not revealed[v]:
+                                t += committed[v][k]
+                            s = seen[v][k]
+                            W[seen_at + v * P + k] = t if t > s else s
             kinds[:] = _NO_KINDS
         if cells:
             hands, pending, committed, discard = state.hands, state.pending, state.committed, state.discard
             revealed, seen = state.revealed, state.seen
+            shown = [q for q in range(n) if revealed[q]]
             for v, k in cells:
                 if not rows[v]:
                     t = hands[v][k] + pending[v][k] + committed[v][k] + discard[k]
-                    for q in range(n):
-                        if revealed[q] and q != v:
+                    for q in shown:
+                        if q != v:
                             t += committed[q][k]
                     s = seen[v][k]
                     W[seen_at + v * P + k] = t if t > s else s
@@ -556,7 +555,7 @@ class RattusCartusObserver(Observer):
             _KINDS.pack_into(self._M, 4 * (off["reshuffled_deck"] - base), *state.reshuffle_comp)
             self._reshuffled = list(state.reshuffle_comp)
 
-_frombuffer = np.frombuffer
+_frombuffer, _join, _FLOAT32 = np.frombuffer, bytearray().join, np.float32
 
 
 def _runs(buffer: memoryview, index: np.ndarray) -> list[memoryview]:
@@ -566,6 +565,7 @@ def _runs(buffer: memoryview, index: np.ndarray) -> list[memoryview]:
 
 
 _NO_KINDS = [False] * NUM_KINDS
+_KIND_RANGE = range(NUM_KINDS)
 _NO_ITEMS = [0] * NUM_ITEMS
 # float32 writes of whole rows (one C call instead of a write per value)
 _KINDS, _ITEMS, _GIFT, _ITEMS3, _SUPPLY = (Struct(f"{size}f") for size in (NUM_KINDS, NUM_ITEMS, NUM_ITEMS + 1,

@@ -353,15 +353,19 @@ class RattusCartusState(State):
         self._rng = rng
         self.tick += 1
         self.changes.clear()
-        self.quiet = self.decision == D4 and action != self.game.stop_action
+        game = self.game
         mask, self._mask = self._mask, None
-        self._apply(action)
-        if self.game.auto_resolve_forced:
+        if self.decision == D4 and action != game.stop_action:  # the most frequent action
+            self.quiet = True
+            item = self._commit(self.current_player, action)
+        else:
+            self.quiet = False
+            self._apply(action)
+        if game.auto_resolve_forced:
             self._settle()
         if self.quiet and mask is not None:  # the mask holds while the committed card's action is left
-            _, p, item = self.changes[0]
-            hand = self.hands[p]
-            if hand[item] if item >= NUM_KINDS or self.game.full_choice else \
+            hand = self.hands[self.current_player]
+            if hand[item] if item >= NUM_KINDS or game.full_choice else \
                     any(hand[item - item % 5:item - item % 5 + 5]):
                 self._mask = mask
         self._rng = None
@@ -387,11 +391,7 @@ class RattusCartusState(State):
                 self.changes.append((ANNOUNCE, p, 0))
                 self._next_entrant()
             else:
-                item = self._choose(self.hands[p], arg, game.act_item[action])
-                self.hands[p][item] -= 1
-                self.hand_size[p] -= 1
-                self.committed[p][item] += 1
-                self.changes.append((COMMIT, p, item))
+                self._commit(p, action)
         elif d == D1:
             self._supply_action(p, arg)
         elif d == D2:
@@ -455,6 +455,17 @@ class RattusCartusState(State):
             raise ValueError(f"rattus_cartus: no decision to apply {action} to")
 
     # ------------------------------------------------------------------ card moves
+    def _commit(self, p: int, action: int) -> int:
+        """D4: ``p`` commits a card of the action's type (item); returns the item."""
+        game = self.game
+        hand = self.hands[p]
+        item = self._choose(hand, game.act_arg[action], game.act_item[action])
+        hand[item] -= 1
+        self.hand_size[p] -= 1
+        self.committed[p][item] += 1
+        self.changes.append((COMMIT, p, item))
+        return item
+
     def _choose(self, holding: list[int], card_type: int, item: int) -> int:
         """The item moved when an action names ``card_type`` (R-A31)."""
         if item >= 0:
