@@ -53,7 +53,7 @@ class RattusCartusObserver(Observer):
         "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_pieces", "_counts",
         "_seen_rows", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick", "_supply_slot",
         "_entered", "_start", "_rsp", "_phase", "_small", "_phase_d_key", "_game", "_supply", "_discard", "_reshuffled",
-        "_gold",
+        "_gold", "_used", "_repl_known",
     )
 
     @staticmethod
@@ -213,6 +213,7 @@ class RattusCartusObserver(Observer):
         self._phase_d_key: tuple | None = None
         # round, phase, population deck, clock, reshuffles, players entered, point tokens left
         self._game = [-1, -1, 0, 0, 0, 0, 0]
+        self._used = self._repl_known = 0  # used building cards, replacement-pile cards face up written
         self._supply = [0] * 5  # and the point tokens left in _game[6]
         self._discard = [0] * NUM_KINDS
         self._reshuffled = [0] * NUM_KINDS
@@ -433,7 +434,7 @@ class RattusCartusObserver(Observer):
 
     def _sync_seats(self, state: RattusCartusState) -> None:
         """The start player (its row flag and one-hot), the special-action player and the phase (the counts
-        of pending cards follow it)."""
+        of pending cards, if any, follow it)."""
         W, S, F = self._W, self._M_SEATS, SEAT_FEATURES
         if state.start != self._start:
             if self._start >= 0:
@@ -448,9 +449,11 @@ class RattusCartusObserver(Observer):
             if state.rsp >= 0:
                 W[S + state.rsp * F + 48] = 1.0
             self._rsp = state.rsp
-        if state.phase != self._phase:
+        if state.phase != self._phase:  # pending cards show in phase D only
             self._phase = state.phase
-            self._counts[:] = [True] * self._n
+            for p in range(self._n):
+                if any(state.pending[p]):
+                    self._counts[p] = True
 
     def _sync_small(self, state: RattusCartusState) -> None:
         """decision, actor, context and context seats (absolute seats), value by value; the
@@ -509,17 +512,31 @@ class RattusCartusObserver(Observer):
 
     def _sync_shared(self, state: RattusCartusState) -> None:
         """game, row, supply, discard, reshuffled deck and buildings (the first part of M). The row, the
-        building deck, the replacement pile and the used cards change only between rounds (phase A and E);
-        the game values are compared one by one."""
+        building deck, the replacement pile and the used cards change only between rounds (phase A and E):
+        the row is rewritten, the new row's cards leave the cards not yet revealed, the last row joins the
+        used cards; the game values are compared one by one."""
         game, off, W, g = self.game, self._off, self._W, self._game
         base = off["game"]
         rnd, phase = state.round, state.phase
         if rnd != g[0]:
             M = self._M
             r0, b0 = off["row"] - base, off["buildings"] - base
-            M[r0:off["supply"] - base] = 0.0
-            M[b0:b0 + 4 * NUM_BUILDING_CARDS] = 0.0
-            _write_round_blocks(game, state, W, r0, b0)
+            if g[0] < 0:  # a table of zeros
+                _write_round_blocks(game, state, W, r0, b0)
+            else:
+                M[r0:off["supply"] - base] = 0.0
+                _write_round_blocks(game, state, W, r0, b0, with_buildings=False)
+                if game.building_set_public:
+                    for card in state.row:
+                        W[b0 + NUM_BUILDING_CARDS + card] = 0.0
+                for card in state.used[self._used:]:
+                    W[b0 + 2 * NUM_BUILDING_CARDS + card] = 1.0
+                if state.repl_known or self._repl_known:
+                    b3 = b0 + 3 * NUM_BUILDING_CARDS
+                    M[b3:b3 + NUM_BUILDING_CARDS] = 0.0
+                    for position in range(state.repl_known):
+                        W[b3 + state.repl[position]] = position + 1
+            self._used, self._repl_known = len(state.used), state.repl_known
             W[0] = min(rnd + 1, game.rounds)
             W[8], W[9] = len(state.bdeck), len(state.repl)
             W[14] = self._gold
@@ -615,8 +632,9 @@ def _gold_public(game: RattusCartusGame, state: RattusCartusState) -> bool:
 
 
 def _write_round_blocks(game: RattusCartusGame, state: RattusCartusState, out: np.ndarray | memoryview, row: int,
-                        buildings: int) -> None:
-    """The row and the building cards into ``out`` at the given block offsets (zeroed by the caller)."""
+                        buildings: int, *, with_buildings: bool = True) -> None:
+    """The row and (``with_buildings``) the building cards into ``out`` at the given block offsets (zeroed by
+    the caller)."""
     for s, card in enumerate(state.row):
         base = row + s * ROW_FEATURES
         out[base + card // 5] = 1.0
@@ -624,6 +642,8 @@ def _write_round_blocks(game: RattusCartusGame, state: RattusCartusState, out: n
         out[base + NUM_BUILDINGS + 5], out[base + NUM_BUILDINGS + 6], out[base + NUM_BUILDINGS + 7] = \
             game.supply_action[card]
         out[base + NUM_BUILDINGS + 8] = 1.0
+    if not with_buildings:
+        return
     if game.building_set_public:
         for card in state.building_set:
             out[buildings + card] = 1.0
