@@ -16,6 +16,7 @@ the per-step blocks per value of what they show.
 
 from __future__ import annotations
 
+import functools
 import struct
 
 import numpy as np
@@ -45,6 +46,19 @@ EMPTY_ROWS = [bytes(4 * SLOT_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
 EMPTY_FACES = [bytes(4 * FACE_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
 #: the actor block by seat; -1: nobody (game over)
 ACTOR = [_packed([1.0 if j == q else 0.0 for j in range(P)]) for q in range(P)] + [bytes(4 * P)]
+#: packed per-step blocks by the span they fill and their key (see ``RattusObserver._update``)
+_BLOCKS: dict[tuple[int, int], dict[tuple, bytes]] = {}
+
+
+@functools.lru_cache(maxsize=None)
+def _slot_rows(mark: float) -> tuple[bytes, ...]:
+    """A token's slot rows by ``knowers * (P + 1) + swapper + 1`` (knowers: a seat bit mask; swapper -1:
+    none); the face cells stay 0 (faces are in the seats' sections)."""
+    return tuple(_packed([1.0, mark, *[float(know >> q & 1) for q in range(P)],
+                          *[1.0 if q == swapper else 0.0 for q in range(P)], *[0.0] * FACE_SIZE])
+                 for know in range(1 << P) for swapper in range(-1, P))
+
+
 #: a card's row (none, held by seat 0..P-1) by holder; -1: none
 CARD_ROWS = [_packed([0.0] + [1.0 if j == q else 0.0 for j in range(P)]) for q in range(P)] + [_packed([1.0] + [0.0] * P)]
 
@@ -80,17 +94,14 @@ class RattusObserver(Observer):
         self.o = {name: lay.offset(name) for name in lay.shapes}
         #: per token type: its public mark as shown (0 where marks are not public)
         self.marks = [float(tt.starting) if game.starting_mark_public else 0.0 for tt in game.types]
-        #: per token type: its face row, and its slot rows by ``knowers * (P + 1) + swapper + 1`` (knowers: a
-        #: seat bit mask; swapper -1: none)
+        #: per token type: its face row, and its slot rows (:func:`_slot_rows`)
         self.face_bytes = [_packed([tt.limit, tt.m, tt.a, *tt.classes]) for tt in game.types]
-        self.row_bytes = [[_packed([1.0, mark, *[float(know >> q & 1) for q in range(P)],
-                                    *[1.0 if q == swapper else 0.0 for q in range(P)], *[0.0] * FACE_SIZE])
-                           for know in range(1 << P) for swapper in range(-1, P)] for mark in self.marks]
+        self.row_bytes = [_slot_rows(mark) for mark in self.marks]
         self.region_at = [self.o["regions"] + r * REGION_SIZE for r in range(NUM_REGIONS)]
         #: the per-step blocks ``phase`` .. ``final`` are one span of M, written from packed blocks by value
         self.volatile = (self.o["phase"], self.o["final"] + 1 + P)
         self.volatile_bytes = (4 * self.volatile[0], 4 * self.volatile[1])
-        self._blocks: dict[tuple, bytes] = {}
+        self._blocks = _BLOCKS.setdefault(self.volatile, {})  # shared by observers of the same layout
         self.palace_at, self.supply_at = 4 * self.o["palace"], 4 * self.o["cube_supply"]
         self.cards_at, self.actor_at, self.turns_at = 4 * self.o["cards"], 4 * self.o["actor"], self.o["turns"]
         self.witch_at = self.o["witch"]
