@@ -85,8 +85,10 @@ GAME_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
                       "pimc": {"determinizations": 8, "horizon": "round"}},
     "koehandel": {"ismcts": {"iterations": 40, "horizon": 60, "redeals": 8},
                   "pimc": {"determinizations": 2, "horizon": 40}},
-    "rattus_cartus": {"ismcts": {"iterations": 30, "horizon": 80},
-                      "pimc": {"determinizations": 3, "horizon": 60}},
+    "rattus_cartus": {"ismcts": {"iterations": 70, "horizon": "round", "value": "estimate", "rollout": "heuristic",
+                                 "opponents": "policy"},
+                      "pimc": {"determinizations": 20, "horizon": "round", "value": "estimate",
+                               "rollout": "heuristic"}},
 }
 
 COMMON_OPTIONS = [
