@@ -60,7 +60,8 @@ def _slot_rows(mark: float) -> tuple[bytes, ...]:
 
 
 #: a card's row (none, held by seat 0..P-1) by holder; -1: none
-CARD_ROWS = [_packed([0.0] + [1.0 if j == q else 0.0 for j in range(P)]) for q in range(P)] + [_packed([1.0] + [0.0] * P)]
+CARD_ROWS = [_packed([0.0] + [1.0 if j == q else 0.0 for j in range(P)]) for q in range(P)]
+CARD_ROWS.append(_packed([1.0] + [0.0] * P))
 
 
 class RattusObserver(Observer):

@@ -98,7 +98,8 @@ class RattusGame(LayoutGame):
             self.a_merchant + R * m_max * f, R * m_max,
             [self.a_merchant + (R * f + t) * m_max + m for t in self.nbrs[f] for m in range(min(m_max, c))])
             for c in range(self.cubes_per_player + 1)) for f in range(R))
-        self.peek_seg = tuple(tuple(segment(self.a_peek + S * r, S, [self.a_peek + S * r + s for s in range(k)] if flag[r] else [])
+        self.peek_seg = tuple(tuple(segment(self.a_peek + S * r, S, [self.a_peek + S * r + s for s in range(k)
+                                                                     if flag[r]])
                                     for k in range(S + 1)) for r in range(R))
         self.nbr_bits = tuple(int.from_bytes(bytes(t in self.nbrs[f] for t in range(R)), "little") for f in range(R))
         self.peasant_seg = bytes(flag)
@@ -111,7 +112,8 @@ class RattusGame(LayoutGame):
         self.witch_gap = bytes(self.a_king - self.a_peek - R * S)  # SWAP, KEEP
         self.mask_tail = bytes(self.layout.size - self.a_king - R)
         self.final_head = b"\x01" + bytes(self.a_merchant - 1)  # END; no TAKE or PLACE
-        assert len(self.no_ability_parts[0]) == len(self.no_merchant + self.no_monk + self.no_peek + self.witch_gap + self.no_king)
+        parts = (self.no_merchant, self.no_monk, self.no_peek, self.witch_gap, self.no_king)
+        assert len(self.no_ability_parts[0]) == sum(map(len, parts)), "the mask segments do not fit the layout"
 
     # ------------------------------------------------------------------ contract
     @property
