@@ -187,8 +187,7 @@ class RattusCartusObserver(Observer):
         self._reset_memos()
         self._gold = _gold_public(self.game, state)  # the building set is fixed
         self._W[1], self._W[7] = self.game.rounds, self.game.k
-        self._seen_rows[:] = [True] * n
-        self._ranks_due[:] = [True] * NUM_CLASSES
+        self._seen_rows[:] = [True] * n  # (ranks: the classes with influence, by their INFLUENCE entries)
         # on zeros, only what is not zero needs writing
         changes = [(GIFTS, v, q) for v in range(n) for q in range(n)
                    if q != v and (state.gift_flag[v][q] or any(state.gifts[v][q]))]
@@ -379,8 +378,9 @@ class RattusCartusObserver(Observer):
                 located = map(add, map(add, state.hands[v], state.pending[v]), table)
                 if not revealed[v]:
                     located = map(add, located, committed[v])
+                seen = state.seen[v]
                 _KINDS.pack_into(self._M, at + 4 * v * self._PRIVATE,
-                                 *[a if a > b else b for a, b in zip(located, state.seen[v])])
+                                 *([a if a > b else b for a, b in zip(located, seen)] if any(seen) else located))
 
     def _write_counts(self, state: RattusCartusState, p: int) -> None:
         """Seat ``p``'s pending cards (phase D), committed cards (once entered), committed cards not yet
