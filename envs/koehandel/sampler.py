@@ -13,7 +13,8 @@ cannot tell from the true one, built only from what ``viewer`` knows and from ``
    that number weighted by how many card sets they stand for, offer pairs ordered as the trade's
    outcome says). Draws are steered by what each seat must still be able to do later (:class:`Need`,
    necessary conditions computed backwards, and :class:`_Ahead`, which checks a seat's next hidden
-   payment against the receiving seat's hand), and the search is a complete depth-first search: a
+   payment against the receiving seat's hand and the summed hands of two seats that exchange money
+   unseen against their pair need, :func:`_pair_needs`), and the search is a complete depth-first search: a
    draw that leads to a contradiction is undone and the next candidate tried, jumping back to the
    latest draw that touched the seats involved (conflict-directed backjumping); the contents of those
    seats from which a step has no completion are remembered (nogoods), and a search that has tried a
@@ -80,19 +81,20 @@ class Need:
     solution.
     """
 
-    __slots__ = ("cards", "cash", "nonzero", "payments", "plan", "then", "demands", "trivial", "memo")
+    __slots__ = ("cards", "cash", "nonzero", "count", "payments", "plan", "then", "demands", "trivial", "memo")
 
     def __init__(self, cards=None, cash: int = 0, nonzero: int = 0, payments: tuple = (),
-                 plan: tuple = (), then: tuple | None = None, demands: tuple = ()):
+                 plan: tuple = (), then: tuple | None = None, demands: tuple = (), count: int = 0):
         self.cards = cards or [0] * NUM_DENOMS
         self.cash, self.nonzero, self.payments = cash, nonzero, payments
+        self.count = count  # cards of any kind, 0-cards included (stakes and offers may be 0-cards)
         self.plan, self.then = plan, then
         # (shapes, offset, budget): later the hand must contain one of the shapes (card count vectors)
         # plus ``offset`` (seen outflows minus seen inflows until then), with at most ``budget`` cards
         # of any kind arriving unseen in between to make up for what it lacks
         self.demands = demands
-        self.trivial = (then is None and cash <= 0 and nonzero <= 0 and not payments and not demands
-                        and not any(c > 0 for c in self.cards))
+        self.trivial = (then is None and cash <= 0 and nonzero <= 0 and count <= 0 and not payments
+                        and not demands and not any(c > 0 for c in self.cards))
         self.memo: dict = {}  # (hand..., depth) -> met_by: search revisits hands
 
     def met_by(self, hand: list[int], depth: int = LOOKAHEAD) -> bool:
@@ -109,7 +111,7 @@ class Need:
         for h, c in zip(hand, self.cards):
             if h < c:
                 return False
-        if value(hand) < self.cash or sum(hand) - hand[0] < self.nonzero:
+        if value(hand) < self.cash or sum(hand) - hand[0] < self.nonzero or sum(hand) < self.count:
             return False
         for size, price in self.payments:
             if _top_value(hand, size) < price:
@@ -143,41 +145,75 @@ class Need:
         options = _payments(tuple(hand), price, rule, size, auto)
         return any(after.met_by(_minus(hand, f), depth - 1) for f in options)
 
+    def coarse(self) -> Need:
+        """This need without its exact part (for the sum of two hands, which no payment is made from)."""
+        if self.then is None:
+            return self
+        return Need(self.cards, self.cash, self.nonzero, self.payments, (), None, self.demands, self.count)
+
+    def joined(self, other: Need) -> Need:
+        """A need on the sum of two hands: both seats' needs added up (each one's demands and payments
+        hold for the sum too)."""
+        return Need([a + b for a, b in zip(self.cards, other.cards)], max(self.cash, 0) + max(other.cash, 0),
+                    max(self.nonzero, 0) + max(other.nonzero, 0), *_union(self, other),
+                    self.floor() + other.floor())
+
+    def merged(self, other: Need) -> Need:
+        """Both coarse needs at once (the exact parts dropped)."""
+        return Need([max(a, b) for a, b in zip(self.cards, other.cards)], max(self.cash, other.cash),
+                    max(self.nonzero, other.nonzero), *_union(self, other), max(self.count, other.count))
+
+    def floor(self) -> int:
+        """Cards the hand holds at least (0-cards included)."""
+        return max(self.count, sum(self.cards), self.nonzero + self.cards[0], 0)
+
     def before(self, effect: tuple) -> Need:
         """The need before an effect on this seat, given the need after it."""
         kind, data = effect
         cards, cash, nonzero, payments = list(self.cards), self.cash, self.nonzero, self.payments
         plan, then = (effect,) + self.plan, self.then
         demands = _demands_before(self.demands, kind, data)
+        count = self.floor()
         if kind == "hidden_in":  # n unseen cards worth at most ``most`` arrive
             size, most = data
             exact = ((("wild", size),) + self.plan, then) if then is not None and size <= WILD_CARDS else ((), None)
             return Need([max(0, c - size) for c in cards], cash - most, nonzero - size,
-                        tuple((n, price - most) for n, price in payments), *exact, demands=demands)
+                        tuple((n, price - most) for n, price in payments), *exact, demands=demands,
+                        count=count - size)
         if kind == "out":
             cards = [c + k for c, k in zip(cards, data)]
-            cash, nonzero = cash + value(data), nonzero + sum(data) - data[0]
+            cash, nonzero, count = cash + value(data), nonzero + sum(data) - data[0], count + sum(data)
         elif kind == "in":
             cards = [max(0, c - k) for c, k in zip(cards, data)]
-            cash, nonzero = cash - value(data), nonzero - (sum(data) - data[0])
+            cash, nonzero, count = cash - value(data), nonzero - (sum(data) - data[0]), count - sum(data)
             payments = tuple((size, price - value(data)) for size, price in payments)
         elif kind == "at_least":
             cash = max(cash, data)
         elif kind == "reveal":
             cards = [max(c, k) for c, k in zip(cards, data)]
             cash, nonzero = max(cash, value(data)), max(nonzero, sum(data) - data[0])
+            count = max(count, sum(data))
         elif kind == "pay":  # a hidden payment of price X with n cards
             price, size, _, _ = data
-            cash, nonzero = max(price, cash + price), max(size, nonzero + size)
+            cash, nonzero, count = max(price, cash + price), max(size, nonzero + size), count + size
             payments = payments + ((size, price),)
             plan, then = (), (data, self)
-        else:  # any_out: n unknown cards leave; the exact part cannot look past it
+        else:  # any_out: n unknown cards (0-cards too) leave; the exact part cannot look past it
+            count += data
             plan, then = (), None
-        return Need(cards, cash, nonzero, payments, plan, then, demands)
+        return Need(cards, cash, nonzero, payments, plan, then, demands, count)
 
 
 MAX_DEMANDS = 6
 NO_OFFSET = (0,) * NUM_DENOMS
+
+
+def _union(a: Need, b: Need) -> tuple:
+    """(payments, plan, then, demands) of a coarse need holding both: payments that still bind, at most
+    ``MAX_DEMANDS`` demands of each, no repeats."""
+    payments = tuple(dict.fromkeys(p for p in a.payments + b.payments if p[1] > 0))
+    demands = tuple(dict.fromkeys(a.demands[:MAX_DEMANDS] + b.demands[:MAX_DEMANDS]))
+    return payments, (), None, demands
 
 
 def _demands_before(demands: tuple, kind: str, data) -> tuple:
@@ -384,12 +420,23 @@ def _sub_multisets(counts: tuple, size: int) -> tuple:
     return tuple(found)
 
 
-def _random_cards(hand: list[int], size: int, rng: np.random.Generator) -> list[int]:
-    """``size`` cards of ``hand``, every card equally likely."""
-    cards = [d for d in range(NUM_DENOMS) for _ in range(hand[d])]
+def _random_cards(hand: list[int], size: int, rng: np.random.Generator | None, uniforms=None) -> list[int]:
+    """``size`` cards of ``hand``, every card equally likely, drawn one by one with ``uniforms`` (``size``
+    numbers in [0, 1); drawn from ``rng`` if not given)."""
+    if uniforms is None:
+        uniforms = rng.random(size).tolist()
+    left, total = list(hand), sum(hand)
+    if total < size:
+        raise ValueError(f"koehandel sampler: {size} cards drawn from a hand of {total}")
     out = [0] * NUM_DENOMS
-    for _ in range(size):
-        out[cards.pop(int(rng.integers(len(cards))))] += 1
+    for u in uniforms:
+        r, d = int(u * total), 0
+        while r >= left[d]:
+            r -= left[d]
+            d += 1
+        left[d] -= 1
+        out[d] += 1
+        total -= 1
     return out
 
 
@@ -556,8 +603,8 @@ class _History:
 
             if price is None:  # every card equally likely: quick draws, then all compositions
                 tried = []
-                for _ in range(QUICK_DRAWS):
-                    first = _random_cards(hand, size, rng)
+                for uniforms in rng.random((QUICK_DRAWS, size)).tolist():
+                    first = _random_cards(hand, size, None, uniforms)
                     if first not in tried:
                         tried.append(first)
                         if fits(first):
@@ -728,8 +775,8 @@ class _History:
             hc, hd = world.hands[c], world.hands[d]
             need_c, need_d = needs[c], needs[d]
             tried = set()
-            for _ in range(QUICK_TRADES):  # quick draws of both offers, kept if they fit
-                f, g = _random_cards(hc, given, rng), _random_cards(hd, asked, rng)
+            for uniforms in rng.random((QUICK_TRADES, given + asked)).tolist():  # quick draws of both offers
+                f, g = _random_cards(hc, given, None, uniforms[:given]), _random_cards(hd, asked, None, uniforms[given:])
                 if (tuple(f), tuple(g)) in tried:
                     continue
                 tried.add((tuple(f), tuple(g)))
@@ -754,13 +801,14 @@ class _History:
                 if match:
                     options.append(f)
                     weights.append(float(w * match))
+            rest_d = {tuple(g): _minus(hd, g) for g, _, _ in theirs}
             for f in _weighted_order(options, weights, rng):
-                x = value(f)
+                x, rest_c = value(f), _minus(hc, f)
                 fits = [(g, w) for g, w, y in theirs if _outcome(x, y) == result]
                 for g in _weighted_order([g for g, _ in fits], [w for _, w in fits], rng):
                     if (tuple(f), tuple(g)) in tried:
                         continue
-                    if need_c.met_by(_plus(_minus(hc, f), g)) and need_d.met_by(_plus(_minus(hd, g), f)):
+                    if need_c.met_by(_plus(rest_c, g)) and need_d.met_by(_plus(rest_d[tuple(g)], f)):
                         yield (f, g)
 
         def apply(world: _World, pair) -> None:
@@ -917,6 +965,54 @@ def _needs(steps: list[_Step], n: int) -> list[list[Need]]:
     return needs[::-1]
 
 
+def _internal(step: _Step, pair: tuple[int, int]) -> bool:
+    """Whether ``step`` only moves money between the seats of ``pair`` (their sum stays as it was)."""
+    if any(seat not in pair for seat, _ in step.effects) or any(not isinstance(part, int) for part in step.touch):
+        return False
+    out = inflow = 0
+    for _, (kind, data) in step.effects:
+        if kind in ("out", "in"):
+            size = sum(data)
+        elif kind in ("pay", "hidden_in"):
+            size = data[1] if kind == "pay" else data[0]
+        elif kind == "any_out":
+            size = data
+        else:
+            return False
+        if kind in ("in", "hidden_in"):
+            inflow += size
+        else:
+            out += size
+    return out > 0 and out == inflow
+
+
+def _pair_needs(steps: list[_Step], needs: list[list[Need]]) -> dict[tuple[int, int], list[Need]]:
+    """pairs[(x, y)][k]: what the sum of the hands of x and y must hold before step k, for the pairs
+    between whom money moves unseen. A seat's own need forgets what unseen cards may bring; the pair's
+    sum keeps it, as money moving between them leaves the sum as it was. Computed backwards from the
+    pair's last unseen exchange; at each, both seats' needs are added up. Coarse, necessary conditions.
+    (Groups of three seats were tried: they cost more than they save.)"""
+    pairs = {tuple(sorted(seat for seat in step.touch if isinstance(seat, int))) for step in steps
+             if step.candidates is not None and sum(isinstance(seat, int) for seat in step.touch) == 2}
+    out = {}
+    for x, y in pairs:
+        trivial = need = Need()
+        chain = [need]
+        for k in range(len(steps) - 1, -1, -1):
+            step = steps[k]
+            if _internal(step, (x, y)):
+                if step.candidates is not None and x in step.touch and y in step.touch:
+                    joint = needs[k + 1][x].joined(needs[k + 1][y])
+                    need = joint if need is trivial else need.merged(joint)
+            elif need is not trivial:
+                for seat, effect in reversed(step.effects):
+                    if seat == x or seat == y:
+                        need = need.before(effect).coarse()
+            chain.append(need)
+        out[(x, y)] = chain[::-1]
+    return out
+
+
 class _Ahead:
     """A look at each seat's next hidden payment to another seat, with both sides' hands then.
 
@@ -924,10 +1020,16 @@ class _Ahead:
     to Y at step j, and Y's hand at j is already determined (no random step touches Y before j), some
     payment shape of that price and size must suit Y's need after j, and X's hand must be able to hold
     one of those shapes by then (counting X's seen flows until j, with the cards X receives unseen
-    meanwhile as wildcards). Necessary conditions: a candidate failing them cannot be completed."""
+    meanwhile as wildcards). And for every pair of X with a seat it exchanges money with unseen, the
+    sum of their hands must meet the pair's need (:func:`_pair_needs`). Necessary conditions: a
+    candidate failing them cannot be completed."""
 
     def __init__(self, steps: list[_Step], needs: list[list[Need]], n: int):
         self.steps, self.needs, self.n = steps, needs, n
+        self.pairs: list[list[tuple[int, list[Need]]]] = [[] for _ in range(n)]  # seat -> (other, chain)
+        for (x, y), chain in _pair_needs(steps, needs).items():
+            self.pairs[x].append((y, chain))
+            self.pairs[y].append((x, chain))
         total = len(steps)
         zero = (0,) * NUM_DENOMS
         # prefix sums per seat: seen outflows minus seen inflows, cards received unseen
@@ -962,9 +1064,14 @@ class _Ahead:
 
     def check(self, k: int, world: _World):
         """None if the world after random step ``k`` passes, else a seat of the failed check."""
+        hands = world.hands
         for x in self.steps[k].touch:
             if not isinstance(x, int):
                 continue
+            for y, chain in self.pairs[x]:
+                need = chain[k + 1]
+                if not need.trivial and not need.met_by(_plus(hands[x], hands[y]), 0):
+                    return (y,)
             j = self.next_pay[x][k + 1]
             if j >= len(self.steps):
                 continue

@@ -766,3 +766,58 @@ def test_determinize_never_gives_up():
                     assert copy_.state_.hands[seat] == raw.state_.hands[seat]
                     calls += 1
     assert calls >= 750
+
+
+def _true_choice(state, tag):
+    """What really happened at a random step of the sampler's history (by its tag), from the true state."""
+    name, where = tag[0], tag[1]
+    event = None if where == "now" else state.events[where]
+    if name == "round":
+        rnd = (state.rounds if event is None else event["rounds"])[tag[2]]
+        return list(rnd["offer"]) if len(tag) == 4 else (list(rnd["offer"]), list(rnd["counter"]))
+    if name == "pot":
+        counts = [0] * len(DENOMINATIONS)
+        for seat, d in state.pot if event is None else event["pot"]:
+            if seat == tag[2]:
+                counts[d] += 1
+        return counts
+    if name == "stake":
+        return list(state.stake if event is None else event["stake"])
+    if name == "offer":
+        return list(state.offers[0])
+    if name == "payment":
+        return list(event["payment"])
+    return event[name] - MONEY  # 2 players: a money card received unseen
+
+
+@pytest.mark.parametrize("players, options", [
+    (2, {}), (3, {}), (4, {}), (5, {}),
+    (4, {"overbid_mode": "reveal_and_restart", "payment_rule": "strict"}),
+    (4, {"auto_payment": True, "rat_pot_attribution": True}),
+])
+def test_the_true_history_meets_every_steering_condition(players, options):
+    """Appendix C step 3: the needs, the look ahead at coming payments and the pair needs are necessary
+    conditions. Replayed from the public starting hands with the choices that were really made, the
+    true history passes every one of them at every step, for every viewer."""
+    checked = 0
+    for env in random_positions(players, seed=70 + players, count=6, options=options):
+        state = env.unwrapped.state_
+        for viewer in range(players):
+            history = sampler._history(state, viewer)
+            steps = history.steps
+            needs = sampler._needs(steps, players)
+            ahead = sampler._Ahead(steps, needs, players)
+            start = sampler._start_hands(state)
+            world = sampler._World([list(hand) for hand in start], {}, sampler._unseen_pool(state, viewer, start))
+            for k, step in enumerate(steps):
+                if step.candidates is None:
+                    assert step.run(world), (k, step.tag)
+                    continue
+                step.apply(world, _true_choice(state, step.tag))
+                assert ahead.check(k, world) is None, (k, step.tag)
+                for seat in step.touch:
+                    if isinstance(seat, int):
+                        assert needs[k + 1][seat].met_by(world.hands[seat]), (k, step.tag, seat)
+                checked += 1
+            assert world.hands == state.hands
+    assert checked > 20
