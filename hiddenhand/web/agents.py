@@ -17,7 +17,8 @@ from hiddenhand.envs import make as make_env
 
 #: Search options a client may set, with their largest value (budgets) or allowed values.
 SEARCH_BUDGETS = {"iterations": 2000, "determinizations": 64, "rollouts": 64, "redeals": 64, "horizon": 1000}
-SEARCH_CHOICES = {"value": ("margin", "win"), "rollout": ("random", "heuristic")}
+SEARCH_CHOICES = {"value": ("margin", "win", "estimate"), "rollout": ("random", "heuristic"),
+                  "opponents": ("ucb", "policy")}
 HUMAN = "human"
 
 
