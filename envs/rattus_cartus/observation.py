@@ -194,7 +194,13 @@ class RattusCartusObserver(Observer):
         for p in range(n):
             at = self._M_SEATS + p * SEAT_FEATURES
             self._W[at + 31], self._W[at + 32] = state.hidden_in[p], state.hidden_out[p]
-            changes += [(HOLDINGS, p, 0), (TOKENS, p, 0), (REVEAL, p, 0), (TURN, p, 0), (RATS, p, 0)]
+            changes += [(HOLDINGS, p, 0), (RATS, p, 0)]
+            if state.tokens[p]:
+                changes.append((TOKENS, p, 0))
+            if state.revealed[p]:
+                changes.append((REVEAL, p, 0))
+            if state.passes[p] or max(state.supply_slot[p], state.entered[p], state.announced[p]) >= 0:
+                changes.append((TURN, p, 0))
             changes += [(TAKEN, p, i) for i, count in enumerate(state.taken[p]) if count]
             changes += [(SHOWN, p, i) for i, count in enumerate(state.shown[p]) if count]
             changes += [(INFLUENCE, p, i) for i, level in enumerate(state.level[p]) if level]
@@ -572,7 +578,7 @@ class RattusCartusObserver(Observer):
             _KINDS.pack_into(self._M, 4 * (off["reshuffled_deck"] - base), *state.reshuffle_comp)
             self._reshuffled = list(state.reshuffle_comp)
 
-_frombuffer, _join, _FLOAT32 = np.frombuffer, bytearray().join, np.float32
+_frombuffer, _join, _FLOAT32 = np.frombuffer, bytearray().join, np.dtype(np.float32)
 
 
 def _runs(buffer: memoryview, index: np.ndarray) -> list[memoryview]:

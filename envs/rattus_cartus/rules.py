@@ -601,7 +601,8 @@ class RattusCartusState(State):
         ``p`` knows: identical cards seen at different times may be the same card. ``seen[p]`` keeps the
         maximum up to the last moment the located cards could drop (``p`` giving a card away, a
         reshuffle); the current count does the rest."""
-        return [a if a > b else b for a, b in zip(self.located(p), self.seen[p])]
+        located, seen = self.located(p), self.seen[p]
+        return [a if a > b else b for a, b in zip(located, seen)] if any(seen) else located
 
     def _see(self, p: int) -> None:
         self.seen[p] = self.seen_now(p)
