@@ -50,7 +50,7 @@ class RattusCartusObserver(Observer):
     policy_input = "signed_log"
     __slots__ = (
         "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
-        "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_pieces", "_counts",
+        "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_B", "_pieces", "_counts",
         "_seen_rows", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick", "_supply_slot",
         "_entered", "_start", "_rsp", "_phase", "_small", "_phase_d_key", "_game", "_supply", "_discard", "_reshuffled",
         "_gold", "_used", "_repl_known",
@@ -111,8 +111,9 @@ class RattusCartusObserver(Observer):
         self._SEEN = 3 * NUM_ITEMS + 2 + NUN_ROW_SIZE * (NUM_KINDS + 1)  # seen_outside in a private section
         self._M = np.zeros(self._M_ZERO + NUM_ITEMS + 1, np.float32)
         self._W = memoryview(self._M)  # element writes through the buffer cost a third of numpy's
+        self._B = self._W.cast("B")  # and zeroing its bytes a tenth
         # a seat's vector is its index array's runs of consecutive cells, joined (memoryviews of M's bytes)
-        self._pieces = [_runs(memoryview(self._M).cast("B"), self._gather_for(v)) for v in range(n)]
+        self._pieces = [_runs(self._B, self._gather_for(v)) for v in range(n)]
         # work found while updating, done once at the end: seats whose counts (pending, committed) or
         # whole seen_outside row to rewrite, single seen_outside cells (seat, kind), kinds for every seat,
         # classes to rank
@@ -461,6 +462,10 @@ class RattusCartusObserver(Observer):
                 if any(state.pending[p]):
                     self._counts[p] = True
 
+    def _zero(self, start: int, count: int) -> None:
+        """Cells ``start`` to ``start + count`` of M set to 0."""
+        self._B[4 * start:4 * (start + count)] = bytes(4 * count)
+
     def _sync_small(self, state: RattusCartusState) -> None:
         """decision, actor, context and context seats (absolute seats), value by value; the
         phase D part (slot, action, Watchtower, context seats) rewritten whenever it differs."""
@@ -491,10 +496,10 @@ class RattusCartusObserver(Observer):
         else:
             key = None
         if key != self._phase_d_key:
-            n, M, c, cs = self._n, self._M, self._M_CTX, self._M_CSEATS
-            M[c:c + 3] = 0.0
-            M[c + 9:c + 11] = 0.0
-            M[cs:cs + 5 * n] = 0.0
+            n, c, cs = self._n, self._M_CTX, self._M_CSEATS
+            self._zero(c, 3)
+            self._zero(c + 9, 2)
+            self._zero(cs, 5 * n)
             if key is not None:
                 slot, special, wt_t, flute, cands, sword, victims = key
                 if slot < self.game.k:
@@ -525,12 +530,11 @@ class RattusCartusObserver(Observer):
         base = off["game"]
         rnd, phase = state.round, state.phase
         if rnd != g[0]:
-            M = self._M
             r0, b0 = off["row"] - base, off["buildings"] - base
             if g[0] < 0:  # a table of zeros
                 _write_round_blocks(game, state, W, r0, b0)
             else:
-                M[r0:off["supply"] - base] = 0.0
+                self._zero(r0, off["supply"] - off["row"])
                 _write_round_blocks(game, state, W, r0, b0, with_buildings=False)
                 if game.building_set_public:
                     for card in state.row:
@@ -539,7 +543,7 @@ class RattusCartusObserver(Observer):
                     W[b0 + 2 * NUM_BUILDING_CARDS + card] = 1.0
                 if state.repl_known or self._repl_known:
                     b3 = b0 + 3 * NUM_BUILDING_CARDS
-                    M[b3:b3 + NUM_BUILDING_CARDS] = 0.0
+                    self._zero(b3, NUM_BUILDING_CARDS)
                     for position in range(state.repl_known):
                         W[b3 + state.repl[position]] = position + 1
             self._used, self._repl_known = len(state.used), state.repl_known
