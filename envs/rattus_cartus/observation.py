@@ -112,8 +112,13 @@ class RattusCartusObserver(Observer):
         self._M = np.zeros(self._M_ZERO + NUM_ITEMS + 1, np.float32)
         self._W = memoryview(self._M)  # element writes through the buffer cost a third of numpy's
         self._B = self._W.cast("B")  # and zeroing its bytes a tenth
-        # a seat's vector is its index array's runs of consecutive cells, joined (memoryviews of M's bytes)
-        self._pieces = [_runs(self._B, self._gather_for(v)) for v in range(n)]
+        # a seat's vector is its index array's runs of consecutive cells, joined (memoryviews of M's bytes);
+        # the runs depend only on the player count and rats_public, so observers (determinize) share them
+        key = (n, game.rats_public)
+        runs = _RUNS.get(key)
+        if runs is None:
+            runs = _RUNS[key] = [_runs(self._gather_for(v)) for v in range(n)]
+        self._pieces = [[self._B[start:stop] for start, stop in seat] for seat in runs]
         # work found while updating, done once at the end: seats whose counts (pending, committed) or
         # whole seen_outside row to rewrite, single seen_outside cells (seat, kind), kinds for every seat,
         # classes to rank
@@ -585,10 +590,13 @@ class RattusCartusObserver(Observer):
 _frombuffer, _join, _FLOAT32 = np.frombuffer, bytearray().join, np.dtype(np.float32)
 
 
-def _runs(buffer: memoryview, index: np.ndarray) -> list[memoryview]:
-    """The byte slices of ``buffer`` (float32 cells) that ``index`` reads, one per run of consecutive cells."""
+def _runs(index: np.ndarray) -> list[tuple[int, int]]:
+    """The byte ranges of the float32 cells that ``index`` reads, one per run of consecutive cells."""
     breaks = np.flatnonzero(np.diff(index) != 1) + 1
-    return [buffer[4 * int(run[0]):4 * int(run[-1]) + 4] for run in np.split(index, breaks)]
+    return [(4 * int(run[0]), 4 * int(run[-1]) + 4) for run in np.split(index, breaks)]
+
+
+_RUNS: dict[tuple[int, bool], list[list[tuple[int, int]]]] = {}
 
 
 _NO_KINDS = [False] * NUM_KINDS
