@@ -146,10 +146,12 @@ class Need:
         return any(after.met_by(_minus(hand, f), depth - 1) for f in options)
 
     def coarse(self) -> Need:
-        """This need without its exact part (for the sum of two hands, which no payment is made from)."""
-        if self.then is None:
+        """This need without its exact part (for the sum of two hands, which no payment is made from) and
+        without the payments any hand can make."""
+        payments = tuple(p for p in self.payments if p[1] > 0)
+        if self.then is None and len(payments) == len(self.payments):
             return self
-        return Need(self.cards, self.cash, self.nonzero, self.payments, (), None, self.demands, self.count)
+        return Need(self.cards, self.cash, self.nonzero, payments, (), None, self.demands, self.count)
 
     def joined(self, other: Need) -> Need:
         """A need on the sum of two hands: both seats' needs added up (each one's demands and payments
@@ -965,9 +967,9 @@ def _needs(steps: list[_Step], n: int) -> list[list[Need]]:
     return needs[::-1]
 
 
-def _internal(step: _Step, pair: tuple[int, int]) -> bool:
-    """Whether ``step`` only moves money between the seats of ``pair`` (their sum stays as it was)."""
-    if any(seat not in pair for seat, _ in step.effects) or any(not isinstance(part, int) for part in step.touch):
+def _balanced(step: _Step) -> bool:
+    """Whether ``step`` moves money between seats only, as many cards out as in (a transfer or trade)."""
+    if any(not isinstance(part, int) for part in step.touch):
         return False
     out = inflow = 0
     for _, (kind, data) in step.effects:
@@ -994,13 +996,17 @@ def _pair_needs(steps: list[_Step], needs: list[list[Need]]) -> dict[tuple[int, 
     (Groups of three seats were tried: they cost more than they save.)"""
     pairs = {tuple(sorted(seat for seat in step.touch if isinstance(seat, int))) for step in steps
              if step.candidates is not None and sum(isinstance(seat, int) for seat in step.touch) == 2}
+    seats = [frozenset(seat for seat, _ in step.effects) for step in steps]
+    balanced = [bool(step.effects) and _balanced(step) for step in steps]
     out = {}
     for x, y in pairs:
         trivial = need = Need()
         chain = [need]
         for k in range(len(steps) - 1, -1, -1):
-            step = steps[k]
-            if _internal(step, (x, y)):
+            step, moved = steps[k], seats[k]
+            if x not in moved and y not in moved:
+                pass
+            elif balanced[k] and moved <= {x, y}:  # money moves between x and y only: the sum stays
                 if step.candidates is not None and x in step.touch and y in step.touch:
                     joint = needs[k + 1][x].joined(needs[k + 1][y])
                     need = joint if need is trivial else need.merged(joint)
@@ -1008,6 +1014,8 @@ def _pair_needs(steps: list[_Step], needs: list[list[Need]]) -> dict[tuple[int, 
                 for seat, effect in reversed(step.effects):
                     if seat == x or seat == y:
                         need = need.before(effect).coarse()
+                if need.trivial:  # nothing binds any more: nothing to carry further back
+                    need = trivial
             chain.append(need)
         out[(x, y)] = chain[::-1]
     return out
