@@ -68,7 +68,7 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
         golden=(({"num_players": 3, "rounds": 1}, 0),
                 ({"num_players": 4, "rounds": 1, "card_features": True}, 1),
                 ({"num_players": 6, "rounds": 1}, 2)),
-        train_presets=("david_goliath", "david_goliath_quick"),
+        train_presets=("david_goliath", "david_goliath_quick", "david_goliath_2p"),
     ),
     GameEntry(
         name="koehandel",
