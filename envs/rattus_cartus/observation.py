@@ -50,10 +50,10 @@ class RattusCartusObserver(Observer):
     policy_input = "signed_log"
     __slots__ = (
         "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
-        "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_B", "_pieces", "_counts",
-        "_seen_rows", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick", "_supply_slot",
-        "_entered", "_start", "_rsp", "_phase", "_small", "_phase_d_key", "_game", "_supply", "_discard", "_reshuffled",
-        "_gold", "_used", "_repl_known",
+        "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_B", "_pieces",
+        "_counts", "_seen_rows", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
+        "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_small", "_phase_d_key", "_game", "_supply",
+        "_discard", "_reshuffled", "_gold", "_used", "_repl_known",
     )
 
     @staticmethod
@@ -93,18 +93,22 @@ class RattusCartusObserver(Observer):
         super().__init__(game)
         n = self._n = game.num_players
         off = self._off = {name: s.start for name, s in self.layout.slices.items()}
-        # The table M holds every value some seat may be shown, by absolute seat; a seat's vector is M
-        # gathered through that seat's index array, which rotates the seats, picks the seat's own private
-        # blocks and points what it may not see at a cell that stays 0.
+        # The table M holds every value some seat may be shown, mostly by absolute seat; a seat's vector is
+        # M gathered through that seat's index array, which rotates the seats, picks the seat's own private
+        # blocks and points what it may not see at a cell that stays 0. Each seat has a block of its own:
+        # context seats and gifts by relative seat (as in its vector) around its private section, so that
+        # the vector reads it in one run.
         self._M_DEC = self.layout.size - off["game"]  # the shared blocks come first, as in the vector
         self._M_ACTOR = self._M_DEC + 11
         self._M_START = self._M_ACTOR + n
         self._M_CTX = self._M_START + n
-        self._M_CSEATS = self._M_CTX + CONTEXT_FEATURES
-        self._M_PRIV = self._M_CSEATS + 5 * n
-        self._PRIVATE = off["gifts"] - off["own_hand"]  # hand, pending, committed, tokens, nun row, seen
-        self._M_GIFTS = self._M_PRIV + n * self._PRIVATE
-        self._M_SEATS = self._M_GIFTS + n * n * (NUM_ITEMS + 1)
+        self._M_CSEATS = self._M_CTX + CONTEXT_FEATURES  # seat 0's block: context seats,
+        self._M_PRIV = self._M_CSEATS + 5 * n  # hand, pending, committed, tokens, nun row, seen,
+        self._PRIVATE = off["gifts"] - off["own_hand"]
+        self._M_GIFTS = self._M_PRIV + self._PRIVATE  # gifts (relative seat 0: a row that stays 0)
+        self._BLOCK = off["seats"] - off["context_seats"]  # seat v's block: v * _BLOCK further
+        assert off["own_hand"] - off["context_seats"] == 5 * n, "context_seats, own_hand: not adjacent"
+        self._M_SEATS = self._M_CSEATS + n * self._BLOCK
         self._M_LOOKS = self._M_SEATS + n * SEAT_FEATURES
         self._M_REVEALS = self._M_LOOKS + n * NUN_ROW_SIZE
         self._M_ZERO = self._M_REVEALS + n * NUM_ITEMS  # NUM_ITEMS + 1 cells that stay 0
@@ -136,17 +140,12 @@ class RattusCartusObserver(Observer):
         index[off["game"]:] = np.arange(self.layout.size - off["game"])
         index[off["decision"]:off["decision"] + 11] = self._M_DEC + np.arange(11)
         index[off["context"]:off["context"] + CONTEXT_FEATURES] = self._M_CTX + np.arange(CONTEXT_FEATURES)
-        o = off["own_hand"]
-        index[o:o + self._PRIVATE] = self._M_PRIV + v * self._PRIVATE + np.arange(self._PRIVATE)
+        c = off["context_seats"]
+        index[c:c + self._BLOCK] = self._M_CSEATS + v * self._BLOCK + np.arange(self._BLOCK)
         for r in range(n):
             q = (v + r) % n
             index[off["actor"] + r] = self._M_ACTOR + q
             index[off["start_player"] + r] = self._M_START + q
-            for j in range(5):
-                index[off["context_seats"] + j * n + r] = self._M_CSEATS + j * n + q
-            g = off["gifts"] + r * (NUM_ITEMS + 1)
-            index[g:g + NUM_ITEMS + 1] = (self._M_GIFTS + (v * n + q) * (NUM_ITEMS + 1) if r else zero) + \
-                np.arange(NUM_ITEMS + 1)
             s = off["seats"] + r * SEAT_FEATURES
             index[s:s + SEAT_FEATURES] = self._M_SEATS + q * SEAT_FEATURES + np.arange(SEAT_FEATURES)
             if r and not self.game.rats_public:  # R-A30: others' rats stay hidden
@@ -172,7 +171,7 @@ class RattusCartusObserver(Observer):
                     # cards (``p`` has entered and is not revealed; its cards seen outside the nun row stay)
                     _, p, item = state.changes[0]
                     W = self._W
-                    at = self._M_PRIV + p * self._PRIVATE + item
+                    at = self._M_PRIV + p * self._BLOCK + item
                     W[at] = state.hands[p][item]
                     W[at + 2 * NUM_ITEMS] = state.committed[p][item]
                     at = self._M_SEATS + p * SEAT_FEATURES
@@ -195,8 +194,8 @@ class RattusCartusObserver(Observer):
         self._W[1], self._W[7] = self.game.rounds, self.game.k
         self._seen_rows[:] = [True] * n  # (ranks: the classes with influence, by their INFLUENCE entries)
         # on zeros, only what is not zero needs writing
-        changes = [(GIFTS, v, q) for v in range(n) for q in range(n)
-                   if q != v and (state.gift_flag[v][q] or any(state.gifts[v][q]))]
+        changes = [(GIFTS, v, q) for v in range(n) if True in state.gift_flag[v] or any(map(any, state.gifts[v]))
+                   for q in range(n) if q != v and (state.gift_flag[v][q] or any(state.gifts[v][q]))]
         for p in range(n):
             at = self._M_SEATS + p * SEAT_FEATURES
             self._W[at + 31], self._W[at + 32] = state.hidden_in[p], state.hidden_out[p]
@@ -207,10 +206,14 @@ class RattusCartusObserver(Observer):
                 changes.append((REVEAL, p, 0))
             if state.passes[p] or max(state.supply_slot[p], state.entered[p], state.announced[p]) >= 0:
                 changes.append((TURN, p, 0))
-            changes += [(TAKEN, p, i) for i, count in enumerate(state.taken[p]) if count]
-            changes += [(SHOWN, p, i) for i, count in enumerate(state.shown[p]) if count]
-            changes += [(INFLUENCE, p, i) for i, level in enumerate(state.level[p]) if level]
-            changes += [(PEEK, p, i) for i, count in enumerate(state.peek_count[p]) if count or state.peeked[p][i]]
+            if any(state.taken[p]):
+                changes += [(TAKEN, p, i) for i, count in enumerate(state.taken[p]) if count]
+            if any(state.shown[p]):
+                changes += [(SHOWN, p, i) for i, count in enumerate(state.shown[p]) if count]
+            if any(state.level[p]):
+                changes += [(INFLUENCE, p, i) for i, level in enumerate(state.level[p]) if level]
+            if any(state.peek_count[p]) or True in state.peeked[p]:
+                changes += [(PEEK, p, i) for i, count in enumerate(state.peek_count[p]) if count or state.peeked[p][i]]
         changes.append((GAME, 0, 0))
         self._update(state, changes)
         self._finish(state)  # every row and rank
@@ -233,7 +236,7 @@ class RattusCartusObserver(Observer):
         """Replay ``changes`` (see :mod:`.changes`), compare the other groups, then rewrite the counts, ranks
         and seen_outside values the changes touched."""
         W, n, F = self._W, self._n, SEAT_FEATURES
-        S, P = self._M_SEATS, self._PRIVATE
+        S, P = self._M_SEATS, self._BLOCK
         counts, cells, kinds = self._counts, self._seen_cells, self._seen_kinds
         due = shared = False  # anything for _finish; the game block may have changed
         for code, p, i in changes:  # the most frequent first
@@ -293,8 +296,8 @@ class RattusCartusObserver(Observer):
                     W[row + state.nun_row[i]] = 1.0
                     W[row + NUM_KINDS] = 1.0
             elif code == GIFTS:  # p gave to i, or i showed cards p had given it
-                _GIFT.pack_into(self._M, 4 * (self._M_GIFTS + (p * n + i) * (NUM_ITEMS + 1)), *state.gifts[p][i],
-                                state.gift_flag[p][i])
+                _GIFT.pack_into(self._M, 4 * (self._M_GIFTS + p * P + (i - p) % n * (NUM_ITEMS + 1)),
+                                *state.gifts[p][i], state.gift_flag[p][i])
                 W[S + p * F + 32] = state.hidden_out[p]
                 W[S + i * F + 31] = state.hidden_in[i]
             elif code == TAKEN:
@@ -318,7 +321,8 @@ class RattusCartusObserver(Observer):
             else:  # GIFT_FLAGS
                 for other in range(n):
                     if other != p:
-                        W[self._M_GIFTS + (other * n + p) * (NUM_ITEMS + 1) + NUM_ITEMS] = state.gift_flag[other][p]
+                        W[self._M_GIFTS + other * P + (p - other) % n * (NUM_ITEMS + 1) + NUM_ITEMS] = \
+                            state.gift_flag[other][p]
         if shared:
             self._sync_seats(state)
         if True in counts:
@@ -334,7 +338,7 @@ class RattusCartusObserver(Observer):
 
     def _finish(self, state: RattusCartusState) -> None:
         """The ranks and seen_outside values the update found changed."""
-        W, n, P = self._W, self._n, self._PRIVATE
+        W, n, P = self._W, self._n, self._BLOCK
         rows, cells, kinds = self._seen_rows, self._seen_cells, self._seen_kinds
         if True in self._ranks_due:
             self._write_ranks(state)
@@ -391,7 +395,7 @@ class RattusCartusObserver(Observer):
                 if not revealed[v]:
                     located = map(add, located, committed[v])
                 seen = state.seen[v]
-                _KINDS.pack_into(self._M, at + 4 * v * self._PRIVATE,
+                _KINDS.pack_into(self._M, at + 4 * v * self._BLOCK,
                                  *([a if a > b else b for a, b in zip(located, seen)] if any(seen) else located))
 
     def _write_counts(self, state: RattusCartusState, p: int) -> None:
@@ -500,11 +504,11 @@ class RattusCartusObserver(Observer):
                    state.sword, state.wt_victims)
         else:
             key = None
-        if key != self._phase_d_key:
-            n, c, cs = self._n, self._M_CTX, self._M_CSEATS
+        was = self._phase_d_key
+        if key != was:
+            c = self._M_CTX
             self._zero(c, 3)
             self._zero(c + 9, 2)
-            self._zero(cs, 5 * n)
             if key is not None:
                 slot, special, wt_t, flute, cands, sword, victims = key
                 if slot < self.game.k:
@@ -513,18 +517,24 @@ class RattusCartusObserver(Observer):
                     W[c + 9] = special
                 if wt_t >= 0:
                     W[c + 10] = wt_t + 1
-                for q in cands:
-                    W[cs + q] = 1.0
-                if sword[0] >= 0:
-                    W[cs + n + sword[0]] = 1.0
-                if sword[1] >= 0:
-                    W[cs + 2 * n + sword[1]] = 1.0
-                if flute >= 0:
-                    W[cs + 3 * n + flute] = 1.0
-                for q in victims:
-                    W[cs + 4 * n + q] = 1.0
                 key = key[:4] + (list(cands), list(sword), list(victims))
+            if (key and key[3:]) != (was and was[3:]):
+                self._write_context_seats(key)
             self._phase_d_key = key
+
+    def _write_context_seats(self, key: tuple | None) -> None:
+        """Every seat's context seats (by relative seat, in its block) from the phase D key."""
+        W, n, block, cs = self._W, self._n, self._BLOCK, self._M_CSEATS
+        for v in range(n):
+            self._zero(cs + v * block, 5 * n)
+        if key is None:
+            return
+        _, _, _, flute, cands, sword, victims = key
+        cells = [(0, q) for q in cands] + [(4, q) for q in victims]
+        cells += [(j, q) for j, q in ((1, sword[0]), (2, sword[1]), (3, flute)) if q >= 0]
+        for j, q in cells:
+            for v in range(n):
+                W[cs + v * block + j * n + (q - v) % n] = 1.0
 
     def _sync_shared(self, state: RattusCartusState) -> None:
         """game, row, supply, discard, reshuffled deck and buildings (the first part of M). The row, the
@@ -646,7 +656,10 @@ def _game_values(game: RattusCartusGame, state: RattusCartusState, gold: bool) -
 
 
 def _gold_public(game: RattusCartusGame, state: RattusCartusState) -> bool:
-    return game.building_set_public and any(card // 5 == TREASURY for card in state.building_set)
+    return game.building_set_public and not _TREASURY_CARDS.isdisjoint(state.building_set)
+
+
+_TREASURY_CARDS = frozenset(range(5 * TREASURY, 5 * TREASURY + 5))
 
 
 def _write_round_blocks(game: RattusCartusGame, state: RattusCartusState, out: np.ndarray | memoryview, row: int,

@@ -47,8 +47,10 @@ _PLAYABLE = len(COMMITTABLE)  # the committable items are the first ones (R-A9)
 assert COMMITTABLE == tuple(range(_PLAYABLE))
 
 
-def _zeros() -> list[int]:
-    return [0] * NUM_ITEMS
+_ZERO_ITEMS = [0] * NUM_ITEMS
+_zeros = _ZERO_ITEMS.copy  # a new list of 35 zeros (a builtin call: no Python frame)
+#: the population cards (kinds) before the shuffle of §2.2
+_POPULATION = tuple(k for k in range(NUM_KINDS) for _ in range(KIND_COPIES[k]))
 
 
 class RattusCartusGame(LayoutGame):
@@ -279,9 +281,7 @@ class RattusCartusState(State):
     def setup(self, rng: np.random.Generator) -> None:
         game, n = self.game, self.n
         self._rng = rng
-        kinds = [k for k in range(NUM_KINDS) for _ in range(KIND_COPIES[k])]
-        order = rng.permutation(len(kinds))
-        cards = [kinds[i] for i in order]
+        cards = list(map(_POPULATION.__getitem__, rng.permutation(len(_POPULATION)).tolist()))
         self.nun_row = cards[:NUN_ROW_SIZE]
         position = NUN_ROW_SIZE
         for p in range(n):
@@ -291,7 +291,7 @@ class RattusCartusState(State):
             self.hand_size[p] = INITIAL_HAND
         self.deck = cards[position:]
         self.building_set = sorted(select_buildings(game, rng))
-        shuffled = [self.building_set[i] for i in rng.permutation(BUILDINGS_IN_GAME)]
+        shuffled = list(map(self.building_set.__getitem__, rng.permutation(BUILDINGS_IN_GAME).tolist()))
         self.repl = shuffled[len(shuffled) - game.replacement:]  # top of the building deck, unseen (§2.2)
         self.bdeck = shuffled[:len(shuffled) - game.replacement]
         self.start = int(rng.integers(n)) if game.start_player == "random" else game.start_player  # R-A5
@@ -1031,8 +1031,7 @@ def select_buildings(game: RattusCartusGame, rng: np.random.Generator) -> list[i
         if method == "random_building_per_class" or len(options) == 1:
             b = options[int(rng.integers(len(options)))]
             cards += [b * 5 + c for c in range(5)]
-        else:
-            pool = [b * 5 + c for b in options for c in range(5)]
-            cards += [pool[i] for i in sorted(rng.permutation(len(pool))[:5].tolist())]
+        else:  # the class's 10 cards are 10 * cls .. 10 * cls + 9
+            cards += [10 * cls + i for i in sorted(rng.permutation(10).tolist()[:5])]
     return cards
 
