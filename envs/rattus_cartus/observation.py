@@ -176,7 +176,7 @@ class RattusCartusObserver(Observer):
                     W[at + 2 * NUM_ITEMS] = state.committed[p][item]
                     at = self._M_SEATS + p * SEAT_FEATURES
                     W[at + 1] = state.hand_size[p]
-                    W[at + 3] = W[at + 33] = sum(state.committed[p])
+                    W[at + 3] = W[at + 33] = W[at + 3] + 1.0  # the committed count, one more
                 else:
                     self._update(state, state.changes)
             else:

@@ -108,11 +108,16 @@ class RattusCartusGame(LayoutGame):
         else:
             self.card_base = [self.layout.start("card") + t for t in range(11)]
             self.item_action = [self.card_base[t] for t in ITEM_TYPE]  # the action naming each item's type
+        self.playable_action = self.item_action[:_PLAYABLE]
+        self.card_masks: tuple[dict, dict] = ({}, {})  # card-type masks by action set, without / with STOP
         self.slot_start = self.layout.start("slot")
         self.pos_start = self.layout.start("pos")
         self.pass_action = self.layout.start("pass")
         self.stop_action = self.layout.start("stop")
         self.target_start = self.layout.start("target")
+        # D2 / D8 without mask_known_peeks: every position but the D8 first look (index first look + 1)
+        self.position_masks = [self.mask_of(tuple(self.pos_start + q for q in range(NUN_ROW_SIZE) if q != first))
+                               for first in range(-1, NUN_ROW_SIZE)]
         slots = tuple(range(self.slot_start, self.slot_start + self.k))
         self.slots_mask, self.slots_pass_mask = self.mask_of(slots), self.mask_of(slots + (self.pass_action,))
 
@@ -312,17 +317,19 @@ class RattusCartusState(State):
         d = self.decision
         p = self.current_player
         if d == D4:
-            return game.mask_of(self._card_actions(self.hands[p], True) + (game.stop_action,))
+            return self._card_mask(game.playable_action, self.hands[p], True)
         if d == D1:
             return game.slots_mask
         if d == D3:
             return game.slots_pass_mask if self._may_pass(p) else game.slots_mask
         if d == D2 or d == D8:
-            return game.mask_of(self._positions(p))
+            if game.mask_known_peeks:
+                return game.mask_of(self._positions(p))
+            return game.position_masks[self.first_pos + 1]
         if d == D6 or d == D10:
-            return game.mask_of(self._card_actions(self.hands[p], False))
+            return self._card_mask(game.item_action, self.hands[p], False)
         if d == D9:
-            return game.mask_of(self._card_actions(self.hands[p], False) + (game.stop_action,))
+            return self._card_mask(game.item_action, self.hands[p], True)
         if d == D5 or d == D7:
             return game.mask_of(tuple(sorted(game.target_start + (c - p) % self.n - 1 for c in self.cands)))
         return game.mask_of(())
@@ -330,24 +337,30 @@ class RattusCartusState(State):
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_mask()).tolist()
 
-    def _card_actions(self, hand: list[int], playable: bool) -> tuple[int, ...]:
-        """Card actions for the types (default) or items (``full``) present in ``hand``, ascending."""
+    def _card_mask(self, item_action: list[int], hand: list[int], stop: bool) -> np.ndarray:
+        """The mask of the card actions for the types (default) or items (``full``) present in ``hand``
+        (``item_action``: the action of each item that may be played), with STOP if ``stop``."""
         game = self.game
-        actions = compress(game.item_action[:_PLAYABLE] if playable else game.item_action, hand)
-        return tuple(actions) if game.full_choice else tuple(sorted(set(actions)))
+        actions = compress(item_action, hand)
+        if game.full_choice:
+            return game.mask_of(tuple(actions) + ((game.stop_action,) if stop else ()))
+        key = frozenset(actions)  # a few card types: the masks are kept by their set
+        masks = game.card_masks[stop]
+        mask = masks.get(key)
+        if mask is None:
+            mask = masks[key] = game.mask_of(tuple(sorted(key)) + ((game.stop_action,) if stop else ()))
+        return mask
 
     def _may_pass(self, p: int) -> bool:
         """R-A10: a Pass card in hand and somebody else still to enter."""
         return self.hands[p][I_PASS] > 0 and self.num_entered < self.n - 1
 
     def _positions(self, p: int) -> tuple[int, ...]:
-        start = self.game.pos_start
+        """§8 D2/D8 with ``mask_known_peeks``: the positions ``p`` does not know while one remains (never
+        the D8 first look)."""
         allowed = [q for q in range(NUN_ROW_SIZE) if q != self.first_pos]
-        if self.game.mask_known_peeks:  # §8 D2/D8
-            unknown = [q for q in allowed if not self.peeked[p][q]]
-            if unknown:
-                allowed = unknown
-        return tuple(start + q for q in allowed)
+        unknown = [q for q in allowed if not self.peeked[p][q]]
+        return tuple(self.game.pos_start + q for q in unknown or allowed)
 
     def apply(self, action: int, rng: np.random.Generator) -> None:
         self._rng = rng
@@ -937,6 +950,7 @@ class RattusCartusState(State):
     def _step_c(self, entrants: list[int]) -> None:
         """Played cards leave; pending cards join the hands (§3.4.9, R-A12)."""
         discard, supply, finite = self.discard, self.supply, self.game.finite
+        held = []  # the seats whose holdings changed, listed once
         for p in entrants:
             committed = self.committed[p]
             if any(committed):
@@ -944,7 +958,7 @@ class RattusCartusState(State):
                 if finite:
                     supply[:] = map(add, supply, committed[NUM_KINDS:])
                 self.committed[p] = _zeros()
-                self.changes.append((HOLDINGS, p, 0))
+                held.append(p)
         for p in range(self.n):
             pending = self.pending[p]
             if any(pending):
@@ -952,12 +966,14 @@ class RattusCartusState(State):
                 hand[:] = map(add, hand, pending)
                 self.hand_size[p] += sum(pending)
                 self.pending[p] = _zeros()
-                self.changes.append((HOLDINGS, p, 0))
+                if p not in held:
+                    held.append(p)
             self.pend_taken[p] = [0] * 5
             self.pend_drawn[p] = 0
             self.pend_hidden[p] = 0
             if self.hidden_out[p]:
                 self.slot_gift[p] = [_zeros() for _ in range(self.n)]
+        self.changes += [(HOLDINGS, p, 0) for p in held]
         self.sword = [-1, -1]
         self.flute = -1
         self.queue = []
