@@ -251,16 +251,24 @@ class RattusCartusObserver(Observer):
             elif code == LOCATED:
                 kinds[i] = due = shared = self._kinds_due = True
             elif code == REVEAL:
-                _ITEMS.pack_into(self._M, 4 * (self._M_REVEALS + p * NUM_ITEMS),
-                                 *(state.last_reveal[p] if state.revealed[p] else _NO_ITEMS))
+                at = 4 * (self._M_REVEALS + p * NUM_ITEMS)
+                if state.revealed[p]:
+                    _ITEMS.pack_into(self._M, at, *state.last_reveal[p])
+                else:
+                    self._B[at:at + _ITEM_BYTES] = _ZERO_ITEM_BYTES
                 counts[p] = True
             elif code == RATS:
                 W[S + p * F] = state.rats[p]
             elif code == GAME:
                 shared = True
             elif code == HOLDINGS:
-                _ITEMS3.pack_into(self._M, 4 * (self._M_PRIV + p * P), *state.hands[p], *state.pending[p],
-                                  *state.committed[p])
+                at = 4 * (self._M_PRIV + p * P)
+                for row in (state.hands[p], state.pending[p], state.committed[p]):  # empty rows as bytes
+                    if any(row):
+                        _ITEMS.pack_into(self._M, at, *row)
+                    else:
+                        self._B[at:at + _ITEM_BYTES] = _ZERO_ITEM_BYTES
+                    at += _ITEM_BYTES
                 W[S + p * F + 1] = state.hand_size[p]
                 counts[p] = shared = True
             elif code == ENTER:
@@ -611,10 +619,10 @@ _RUNS: dict[tuple[int, bool], list[list[tuple[int, int]]]] = {}
 
 _NO_KINDS = [False] * NUM_KINDS
 _KIND_RANGE = range(NUM_KINDS)
-_NO_ITEMS = [0] * NUM_ITEMS
 # float32 writes of whole rows (one C call instead of a write per value)
-_KINDS, _ITEMS, _GIFT, _ITEMS3, _SUPPLY = (Struct(f"{size}f") for size in (NUM_KINDS, NUM_ITEMS, NUM_ITEMS + 1,
-                                                                          3 * NUM_ITEMS, 7))
+_KINDS, _ITEMS, _GIFT, _SUPPLY = (Struct(f"{size}f") for size in (NUM_KINDS, NUM_ITEMS, NUM_ITEMS + 1, 7))
+_ITEM_BYTES = 4 * NUM_ITEMS
+_ZERO_ITEM_BYTES = bytes(_ITEM_BYTES)  # a row of 35 items at 0 (an int-to-float pack costs far more)
 _ONE_HOT3 = {-1: [0.0, 0.0, 0.0], 0: [1.0, 0.0, 0.0], 1: [0.0, 1.0, 0.0], 2: [0.0, 0.0, 1.0]}
 _ONE_HOT4 = [[1.0 if i == j else 0.0 for i in range(4)] for j in range(4)]
 
