@@ -15,6 +15,21 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class SearchHooks:
+    """What the generic search agents may use of a game beyond the contract (all optional)."""
+
+    #: Name of the ``State`` attribute holding the current round (enables ``horizon="round"``).
+    round_attribute: str | None = None
+    #: ``"module:function"`` of an evaluation ``f(state, seat)`` of a position, finished or not: every
+    #: seat's expected win/loss reward in [-1, 1] as ``seat`` can judge it (enables ``value="estimate"``).
+    #: It is applied only to re-dealt copies and may read the hidden part only as ``seat`` knows it.
+    evaluation: str | None = None
+    #: Per algorithm (``"ismcts"``, ``"pimc"``), option defaults that keep a move within about 200 ms
+    #: on one core; anything not listed falls back to the algorithm's own defaults.
+    defaults: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class GameEntry:
     """How the rest of the project finds and exercises one game.
 
@@ -37,6 +52,8 @@ class GameEntry:
     golden: tuple[tuple[dict[str, Any], int], ...] = ()
     #: Training presets in ``configs/train/`` (the first is the default).
     train_presets: tuple[str, ...] = field(default=())
+    #: Search agents' hooks and defaults (``hiddenhand.agents.search``).
+    search: SearchHooks = field(default_factory=lambda: SearchHooks())
     version: int = 0
 
     @property
@@ -69,6 +86,9 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
                 ({"num_players": 4, "rounds": 1, "card_features": True}, 1),
                 ({"num_players": 6, "rounds": 1}, 2)),
         train_presets=("david_goliath", "david_goliath_quick", "david_goliath_2p"),
+        search=SearchHooks(round_attribute="round",
+                           defaults={"ismcts": {"iterations": 120, "horizon": "round"},
+                                     "pimc": {"determinizations": 8, "horizon": "round"}}),
     ),
     GameEntry(
         name="koehandel",
@@ -87,6 +107,8 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
                 ({"num_players": 2}, 3),
                 ({"num_players": 3}, 4)),
         train_presets=("koehandel",),
+        search=SearchHooks(defaults={"ismcts": {"iterations": 40, "horizon": 60, "redeals": 8},
+                                     "pimc": {"determinizations": 2, "horizon": 40}}),
     ),
     GameEntry(
         name="rattus_cartus",
@@ -103,6 +125,12 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
         golden=(({"num_players": 2}, 0), ({"num_players": 4}, 1),
                 ({"num_players": 5, "population_choice": "full", "point_token_values": list(range(1, 21))}, 2)),
         train_presets=("rattus_cartus",),
+        search=SearchHooks(
+            round_attribute="round", evaluation="hiddenhand.envs.rattus_cartus.evaluation:evaluate",
+            defaults={"ismcts": {"iterations": 70, "horizon": "round", "value": "estimate", "rollout": "heuristic",
+                                 "opponents": "policy"},
+                      "pimc": {"determinizations": 20, "horizon": "round", "value": "estimate",
+                               "rollout": "heuristic"}}),
     ),
     GameEntry(
         name="rattus",

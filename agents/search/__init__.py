@@ -11,7 +11,7 @@ depend on the machine), a rollout policy (``random``, ``heuristic`` or a trained
 ``horizon`` (plies from the root, ``"round"`` where the game has rounds, or ``None`` for the end of the
 game) after which a position is valued by ``value`` (``"margin"``: every seat's score margin from
 ``state.scores()`` over the game's ``score_scale``; ``"win"``: the win/loss reward at the end of a game;
-``"estimate"``: the game's evaluation hook from ``EVALUATIONS``, every seat's expected reward in a
+``"estimate"``: the game's evaluation hook (its registry entry's ``search.evaluation``), every seat's expected reward in a
 re-dealt position as the searching seat can judge it), and a ``seed``: with an iteration budget the moves
 are a function of the seed and of what the seat saw. ISMCTS's ``opponents="policy"`` lets the other
 seats play the rollout policy inside the tree too (an opponent model) instead of UCB on their values.
@@ -21,7 +21,8 @@ Load them like any agent: ``hiddenhand.agents.load("ismcts", game, iterations=40
 Every game loop calls ``agent.bind(env, agent_id)`` before a game; through it a search agent only ever
 calls ``env.determinize(agent_id, seed)``, so it sees what its seat may know and nothing else.
 
-Per-game defaults (``GAME_DEFAULTS``) keep a move within about 200 ms on one core.
+Per-game hooks and defaults (kept within about 200 ms per move on one core) are declared in the game's
+registry entry (``GameEntry.search``, :class:`hiddenhand.envs.registry.SearchHooks`).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from typing import Any
 from hiddenhand.envs.core.game import Game
 from hiddenhand.envs.core.options import ConfigError
 
-from .common import EVALUATIONS, GAME_DEFAULTS, SearchAgent, parse_spec
+from .common import SearchAgent, parse_spec
 from .ismcts import ISMCTSAgent
 from .pimc import PIMCAgent
 
@@ -58,5 +59,5 @@ def load_agent(name: str, game: Game, seed: int | None) -> Any:
     return load(name, game, seed)
 
 
-__all__ = ["ALGORITHMS", "EVALUATIONS", "GAME_DEFAULTS", "ISMCTSAgent", "PIMCAgent", "SearchAgent", "is_search_spec",
+__all__ = ["ALGORITHMS", "ISMCTSAgent", "PIMCAgent", "SearchAgent", "is_search_spec",
            "make_search_agent"]

@@ -17,6 +17,7 @@ import math
 import random
 import time
 from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -24,6 +25,7 @@ import numpy as np
 from hiddenhand.envs.core.game import Game, State
 from hiddenhand.envs.core.options import Choice, ConfigError, Int, Kind, Option, Optional, Options, check
 from hiddenhand.envs.core.rewards import score_margin_rewards, winner_rewards
+from hiddenhand.envs.registry import entry
 
 from ..base import Agent
 
@@ -65,32 +67,6 @@ class Horizon(Kind):
         return Int(1).convert(value)
 
 
-#: Per game: how to read the round a state is in (enables ``horizon="round"``).
-ROUND_OF: dict[str, Callable[[State], int]] = {
-    "david_goliath": lambda state: state.round,
-    "rattus_cartus": lambda state: state.round,
-}
-
-#: Per game: ``"module:function"`` of an evaluation of a position, finished or not, ``f(state, seat)`` ->
-#: every seat's expected win/loss reward in [-1, 1] as ``seat`` can judge it (enables ``value="estimate"``).
-#: It is applied only to re-dealt copies and may read the hidden part only as ``seat`` knows it.
-EVALUATIONS: dict[str, str] = {
-    "rattus_cartus": "hiddenhand.envs.rattus_cartus.evaluation:evaluate",
-}
-
-#: Per game and algorithm: defaults chosen to stay within about 200 ms per move on one core (see
-#: docs in ``hiddenhand.agents.search``). Anything not listed falls back to the class defaults.
-GAME_DEFAULTS: dict[str, dict[str, dict[str, Any]]] = {
-    "david_goliath": {"ismcts": {"iterations": 120, "horizon": "round"},
-                      "pimc": {"determinizations": 8, "horizon": "round"}},
-    "koehandel": {"ismcts": {"iterations": 40, "horizon": 60, "redeals": 8},
-                  "pimc": {"determinizations": 2, "horizon": 40}},
-    "rattus_cartus": {"ismcts": {"iterations": 70, "horizon": "round", "value": "estimate", "rollout": "heuristic",
-                                 "opponents": "policy"},
-                      "pimc": {"determinizations": 20, "horizon": "round", "value": "estimate",
-                               "rollout": "heuristic"}},
-}
-
 COMMON_OPTIONS = [
     Option("seconds", None, Optional(Float(0.0)), "time budget per move (overrides the iteration budget; "
                                                   "then moves are not reproducible)"),
@@ -98,7 +74,7 @@ COMMON_OPTIONS = [
     Option("horizon", None, Horizon(), "rollout depth in plies from the root, 'round', or None (to the end)"),
     Option("value", "margin", Choice("margin", "win", "estimate"),
            "position value: 'margin' the score margin / score_scale; 'win' at the end of the game the win/loss "
-           "reward (else the margin); 'estimate' the game's evaluation (EVALUATIONS)"),
+           "reward (else the margin); 'estimate' the game's evaluation hook (registry)"),
 ]
 
 
@@ -110,9 +86,10 @@ class SearchAgent(Agent):
     OPTIONS: ClassVar[Options]
 
     def __init__(self, game: Game, seed: int | None = None, **options: Any):
-        defaults = GAME_DEFAULTS.get(game.name, {}).get(self.algorithm, {})
+        hooks = entry(game.name).search
+        defaults = hooks.defaults.get(self.algorithm, {})
         opts = self.OPTIONS.resolve({**defaults, **options}, where=f"{self.algorithm} agent")
-        if opts["horizon"] == "round" and game.name not in ROUND_OF:
+        if opts["horizon"] == "round" and hooks.round_attribute is None:
             raise ConfigError(f"{self.algorithm} agent: horizon='round' needs a round hook; {game.name} has "
                               f"none (give a number of plies or None)")
         self.game = game
@@ -120,11 +97,11 @@ class SearchAgent(Agent):
         self.seconds: float | None = opts["seconds"]
         self.horizon = opts["horizon"]
         self.value_mode = opts["value"]
-        if opts["value"] == "estimate" and game.name not in EVALUATIONS:
+        if opts["value"] == "estimate" and hooks.evaluation is None:
             raise ConfigError(f"{self.algorithm} agent: value='estimate' needs an evaluation hook; {game.name} has "
                               f"none (use 'margin' or 'win')")
-        self._round_of = ROUND_OF.get(game.name)
-        self._evaluate = _import(EVALUATIONS[game.name]) if opts["value"] == "estimate" else None
+        self._round_of = attrgetter(hooks.round_attribute) if hooks.round_attribute else None
+        self._evaluate = _import(hooks.evaluation) if opts["value"] == "estimate" else None
         self._seed = seed
         self._rng = np.random.default_rng(seed)
         self._policy = self._rollout_policy(opts["rollout"], seed)
@@ -305,4 +282,4 @@ def _value(raw: str) -> Any:
     return raw
 
 
-__all__ = ["COMMON_OPTIONS", "EVALUATIONS", "Float", "GAME_DEFAULTS", "ROUND_OF", "SearchAgent", "check", "parse_spec"]
+__all__ = ["COMMON_OPTIONS", "Float", "SearchAgent", "check", "parse_spec"]

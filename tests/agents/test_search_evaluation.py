@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from hiddenhand.agents import load
-from hiddenhand.agents.search import EVALUATIONS
 from hiddenhand.envs import make
 from hiddenhand.envs.core.options import ConfigError
+from hiddenhand.envs.registry import entry
 from hiddenhand.envs.rattus_cartus.cards import KIND_NUNS
 from hiddenhand.envs.rattus_cartus.evaluation import evaluate, row_nuns, survival
 
@@ -82,7 +82,7 @@ def test_evaluation_reads_the_row_only_as_the_viewer_knows_it():
 
 
 def test_estimate_value_needs_a_hook():
-    assert "rattus_cartus" in EVALUATIONS
+    assert entry("rattus_cartus").search.evaluation == "hiddenhand.envs.rattus_cartus.evaluation:evaluate"
     agent = load("ismcts:value=estimate:iterations=3", make("rattus_cartus", num_players=4).unwrapped.game)
     assert agent.value_mode == "estimate"
     with pytest.raises(ConfigError, match="evaluation hook"):
