@@ -9,7 +9,7 @@ scores and winners in :mod:`.scoring`.
 
 from __future__ import annotations
 
-from operator import getitem, itemgetter, ne
+from operator import and_, getitem, itemgetter, ne, not_
 from typing import Any, ClassVar
 
 import numpy as np
@@ -32,6 +32,7 @@ from .scoring import breakdown, final_scores, winners
 
 _frombuffer = np.frombuffer
 INT8 = np.dtype(np.int8)
+MONK_CACHE_SIZE = 50_000
 
 
 class RattusGame(LayoutGame):
@@ -109,7 +110,9 @@ class RattusGame(LayoutGame):
         self.columns = [itemgetter(p) for p in range(self.num_players)]  # a seat's entry of a per-seat row
         self.no_merchant, self.no_monk, self.no_peek = bytes(R * R * m_max), bytes(R * S * R), bytes(R * S)
         self.no_king, self.zero_rows = bytes(R), [bytes(R * (S - k)) for k in range(S + 1)]
+        self.monk_parts: dict[tuple[int, ...], bytes] = {}  # the Monk's mask bytes by the regions' token counts
         self.witch_gap = bytes(self.a_king - self.a_peek - R * S)  # SWAP, KEEP
+        self.before_peek, self.after_peek = bytes(self.a_peek), bytes(self.layout.size - self.a_peek - R * S)
         self.mask_tail = bytes(self.layout.size - self.a_king - R)
         self.final_head = b"\x01" + bytes(self.a_merchant - 1)  # END; no TAKE or PLACE
         parts = (self.no_merchant, self.no_monk, self.no_peek, self.witch_gap, self.no_king)
@@ -245,6 +248,8 @@ class RattusState(State):
             return _frombuffer(self._turn_mask(), INT8)
         if phase == PLAGUE_MOVE:
             return self.game.move_masks[self.plague]
+        if phase == WITCH_SECOND:
+            return _frombuffer(self._witch_second_mask(), INT8)
         return self.game.mask_of(tuple(self._legal()))
 
     def legal_ids(self) -> list[int]:
@@ -283,6 +288,20 @@ class RattusState(State):
             return [game.a_swap, game.a_keep]
         return []
 
+    def _witch_second_mask(self) -> bytes:
+        """The mask's bytes in WITCH_SECOND: the peek ids of ``_legal`` from the regions' token counts."""
+        game = self.game
+        fr, fs = self.locate(self.witch[0])
+        counts = list(map(len, self.slots))
+        other = game.witch_second_token == "other_region"
+        if other:
+            counts[fr] = 0
+        peek = b"".join(map(getitem, game.peek_seg, counts))
+        if not other:
+            at = C.SLOTS * fr + fs
+            peek = peek[:at] + b"\0" + peek[at + 1:]
+        return b"".join((game.before_peek, peek, game.after_peek))
+
     def _turn_mask(self) -> bytes:
         """The mask's bytes in MAIN (END, TAKE, PLACE / PLACE_PEASANT (§4.3, RA-4), abilities) and in
         FINAL_ROUND (END and the final-round abilities)."""
@@ -318,15 +337,22 @@ class RattusState(State):
         if monk or witch:
             counts = list(map(len, self.slots))  # regions out of play hold no tokens (invariants)
             if monk:
-                room = int.from_bytes(bytes([k < C.SLOTS for k in counts]), "little")
-                zero_rows = game.zero_rows
-                parts[1] = b"".join([(room & bits).to_bytes(C.NUM_REGIONS, "little") * k + zero_rows[k]
-                                     for k, bits in zip(counts, game.nbr_bits)])
+                key = tuple(counts)
+                part = game.monk_parts.get(key)
+                if part is None:
+                    if len(game.monk_parts) >= MONK_CACHE_SIZE:
+                        game.monk_parts.clear()
+                    room = int.from_bytes(bytes([k < C.SLOTS for k in counts]), "little")
+                    zero_rows = game.zero_rows
+                    part = game.monk_parts[key] = b"".join([
+                        (room & bits).to_bytes(C.NUM_REGIONS, "little") * k + zero_rows[k]
+                        for k, bits in zip(counts, game.nbr_bits)])
+                parts[1] = part
             if witch and self._witch_usable():
                 parts[2] = b"".join(map(getitem, game.peek_seg, counts))
         if king:
-            parts[4] = bytes([flag and not slot and row[p] > 0
-                              for flag, slot, row in zip(game.play_flag, self.slots, self.cubes)])
+            # empty regions where p has cubes (regions out of play hold none: invariants)
+            parts[4] = bytes(map(and_, map(not_, self.slots), map(bool, map(column, self.cubes))))
         return parts
 
     def _witch_usable(self) -> bool:
