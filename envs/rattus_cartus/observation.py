@@ -20,7 +20,7 @@ step) the table is rebuilt. Tests compare both encoders at every step and after 
 from __future__ import annotations
 
 from itertools import compress
-from operator import add
+from operator import add, ne
 from struct import Struct
 from typing import TYPE_CHECKING
 
@@ -597,10 +597,13 @@ class RattusCartusObserver(Observer):
         elif g[6] >= 0:  # unlimited supplies
             g[6] = -1
             _SUPPLY.pack_into(self._M, 4 * (off["supply"] - base), 0, 0, 0, 0, 0, 0, 1)
-        if state.discard != self._discard:
-            _KINDS.pack_into(self._M, 4 * (off["discard"] - base), *state.discard)
-            W[11] = sum(state.discard)
-            self._discard = list(state.discard)
+        discard = state.discard
+        if discard != self._discard:  # the kinds that changed, value by value (a pack of 30 costs more)
+            at = off["discard"] - base
+            for k in compress(_KIND_RANGE, map(ne, discard, self._discard)):
+                W[at + k] = discard[k]
+            W[11] = sum(discard)
+            self._discard = list(discard)
         if state.reshuffle_comp != self._reshuffled:
             _KINDS.pack_into(self._M, 4 * (off["reshuffled_deck"] - base), *state.reshuffle_comp)
             self._reshuffled = list(state.reshuffle_comp)
