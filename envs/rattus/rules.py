@@ -9,7 +9,7 @@ scores and winners in :mod:`.scoring`.
 
 from __future__ import annotations
 
-from operator import and_, getitem, itemgetter, ne, not_
+from operator import getitem, itemgetter, ne
 from typing import Any, ClassVar
 
 import numpy as np
@@ -80,6 +80,7 @@ class RattusGame(LayoutGame):
         self.move_ids = tuple(tuple(self.a_move + t for t in self.nbrs[r]) for r in range(C.NUM_REGIONS))
         self.opening_ids = tuple(self.a_place + r for r in self.in_play)
         self.move_masks = [self.mask_of(ids) for ids in self.move_ids]  # kept: the mask cache may be cleared
+        self.knight_masks: dict[tuple[int, int], np.ndarray] = {}  # the Knight's second step by (plague, origin)
         self._build_segments()
 
     def _build_segments(self) -> None:
@@ -250,6 +251,11 @@ class RattusState(State):
             return self.game.move_masks[self.plague]
         if phase == WITCH_SECOND:
             return _frombuffer(self._witch_second_mask(), INT8)
+        if phase == KNIGHT_STEP:  # by the plague's region and its origin
+            mask = self.game.knight_masks.get((self.plague, self.origin))
+            if mask is None:
+                mask = self.game.knight_masks[self.plague, self.origin] = self.game.mask_of(tuple(self._legal()))
+            return mask
         return self.game.mask_of(tuple(self._legal()))
 
     def legal_ids(self) -> list[int]:
@@ -351,8 +357,8 @@ class RattusState(State):
             if witch and self._witch_usable():
                 parts[2] = b"".join(map(getitem, game.peek_seg, counts))
         if king:
-            # empty regions where p has cubes (regions out of play hold none: invariants)
-            parts[4] = bytes(map(and_, map(not_, self.slots), map(bool, map(column, self.cubes))))
+            parts[4] = bytes([flag and not slot and row[p] > 0
+                              for flag, slot, row in zip(game.play_flag, self.slots, self.cubes)])
         return parts
 
     def _witch_usable(self) -> bool:
