@@ -174,9 +174,11 @@ def test_literal_variant_stays_available():
     assert env.observation_space("player_0")["observation"].shape == (198 * 2 + 201,)
 
 
-def test_the_shipped_two_player_agent_plays_the_literal_variant_it_was_trained_for():
+def test_the_shipped_two_player_agent_plays_the_dummy_variant_it_was_trained_for():
+    """DG-5 (revised): the shipped 2-player agent was retrained on the dummy variant, the default."""
     agent = load("david_goliath_2p")
-    assert agent.metadata["env_options"].get("two_player_variant") == "literal"
-    load("david_goliath_2p", DavidGoliathGame(2, two_player_variant="literal"))
+    options = agent.metadata["env_options"]
+    assert options.get("two_player_variant") == "dummy"
+    load("david_goliath_2p", DavidGoliathGame(2, card_features=options.get("card_features", False)))
     with pytest.raises(AgentFileError, match="observation"):
-        load("david_goliath_2p", DavidGoliathGame(2))
+        load("david_goliath_2p", DavidGoliathGame(2, two_player_variant="literal"))
