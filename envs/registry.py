@@ -107,7 +107,8 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
                 ({"num_players": 2}, 3),
                 ({"num_players": 3}, 4)),
         train_presets=("koehandel",),
-        search=SearchHooks(defaults={"ismcts": {"iterations": 40, "horizon": 60, "redeals": 8},
+        search=SearchHooks(evaluation="hiddenhand.envs.koehandel.evaluation:evaluate",
+                           defaults={"ismcts": {"iterations": 40, "horizon": 60, "redeals": 8},
                                      "pimc": {"determinizations": 2, "horizon": 40}}),
     ),
     GameEntry(
