@@ -108,7 +108,8 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
                 ({"num_players": 3}, 4)),
         train_presets=("koehandel",),
         search=SearchHooks(evaluation="hiddenhand.envs.koehandel.evaluation:evaluate",
-                           defaults={"ismcts": {"iterations": 40, "horizon": 60, "redeals": 8},
+                           defaults={"ismcts": {"iterations": 40, "horizon": 30, "redeals": 8, "value": "estimate",
+                                                "rollout": "heuristic", "opponents": "policy"},
                                      "pimc": {"determinizations": 2, "horizon": 40}}),
     ),
     GameEntry(
