@@ -13,10 +13,12 @@ gets it with probability proportional to ``a_p ** GAMMA``, with ``a_p = h_p + AL
 buys the cards to come; a money term for winning trades over cards already held fitted to zero).
 A seat's final score (§10.1) is then ``(V + pedigrees matched) * Q + unmatched pedigrees`` over the
 quartets it gets; its mean is exact under that independence and its spread the first-order (delta)
-one. The winner is the top scorer (pairwise normal comparisons, normalised over the seats). The
-constants were fitted by maximum likelihood to 1,200 four-player games of heuristic players (snapshots
-every 15 steps): ALPHA, PRIOR, GAMMA to the seat that ended with each quartet, SPREAD to the
-winner (``/tmp`` fitting script, see the commit message).
+one. The winner is the top scorer (pairwise normal comparisons, normalised over the seats). Rats (four
+of them cost a quartet) and pedigrees still in the deck are left out. The constants were fitted by
+maximum likelihood to 1,200 four-player games of heuristic players (seeds 1000-1599 and 2000-2599;
+every third of the snapshots taken every 15 steps, about 42,700, each from a random viewer): ALPHA,
+PRIOR, GAMMA (Nelder-Mead) to the seat that ended with each quartet still open, then SPREAD (a scan of
+2, 2.5, 3, 4; 2 best, 1.5 and less clearly worse) to the winners.
 """
 
 from __future__ import annotations
