@@ -3,7 +3,9 @@
 Random legal play through each env's public API, the same loop for every AEC env: ``last()`` (which
 builds the observation), pick a random legal action from the mask, ``step()``. Peers: PettingZoo's
 ``texas_holdem_v4`` (rlcard) and OpenSpiel's C++ ``leduc_poker`` (with the observation tensor each
-step). A second table gives what search agents pay per game (each at its default player count): rules-
+step). The envs take turns in short rounds (each env's share of ``seconds`` split over ``rounds``) and
+are timed in CPU seconds of this process, so a machine whose load drifts during the run slows every
+env alike and the ratios to texas stay comparable; the loops are single-threaded. A second table gives what search agents pay per game (each at its default player count): rules-
 engine steps per second without observations (``State.legal_mask`` + ``State.apply``), one
 ``snapshot()``, one ``restore()`` and one ``determinize()``, averaged over positions spread over
 random games. Run: ``python -m hiddenhand bench`` (needs the ``bench`` extra for the peers).
@@ -26,27 +28,43 @@ from hiddenhand.envs.registry import REGISTRY
 HIDDENHAND_CASES = [(f"{name} {n}p", name, {"num_players": n})
                     for name, entry in REGISTRY.items() for n in entry.bench_players]
 REFERENCE = "pettingzoo texas_holdem_v4"
+#: CPU seconds of this process: what the single-threaded loops spend, whatever else the machine runs.
+clock = time.process_time
+
+
+class AECLoop:
+    """Random legal play on one env, resumable: :meth:`play` runs whole games for a time budget."""
+
+    def __init__(self, make: Callable[[], object], seed: int = 0):
+        self.env = make()
+        self.pick = random.Random(seed).random
+        self.seed = seed
+        self.steps = self.games = 0
+        self.seconds = 0.0
+
+    def play(self, seconds: float) -> None:
+        env, pick = self.env, self.pick
+        start = clock()
+        while clock() - start < seconds:
+            env.reset(seed=self.seed + self.games)
+            for _ in env.agent_iter():
+                observation, _, termination, truncation, _ = env.last()
+                if termination or truncation:
+                    action = None
+                else:
+                    legal = np.flatnonzero(observation["action_mask"])
+                    action = int(legal[int(pick() * len(legal))])
+                env.step(action)
+                self.steps += 1
+            self.games += 1
+        self.seconds += clock() - start
 
 
 def measure_aec(make: Callable[[], object], seconds: float, seed: int = 0) -> tuple[int, int, float]:
-    """Play random legal games until ``seconds`` pass; returns (steps, games, elapsed seconds)."""
-    env = make()
-    pick = random.Random(seed).random
-    steps = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed + games)
-        for _ in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                action = None
-            else:
-                legal = np.flatnonzero(observation["action_mask"])
-                action = int(legal[int(pick() * len(legal))])
-            env.step(action)
-            steps += 1
-        games += 1
-    return steps, games, time.perf_counter() - start
+    """Play random legal games for ``seconds`` of CPU time; returns (steps, games, CPU seconds)."""
+    loop = AECLoop(make, seed)
+    loop.play(seconds)
+    return loop.steps, loop.games, loop.seconds
 
 
 def measure_openspiel(name: str, seconds: float, seed: int = 0) -> tuple[int, int, float]:
@@ -56,8 +74,8 @@ def measure_openspiel(name: str, seconds: float, seed: int = 0) -> tuple[int, in
     game = pyspiel.load_game(name)
     pick = random.Random(seed).random
     steps = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -69,7 +87,7 @@ def measure_openspiel(name: str, seconds: float, seed: int = 0) -> tuple[int, in
                 state.apply_action(legal[int(pick() * len(legal))])
             steps += 1
         games += 1
-    return steps, games, time.perf_counter() - start
+    return steps, games, clock() - start
 
 
 def measure_engine(game: str, options: dict, seconds: float, seed: int = 0) -> tuple[int, int, float]:
@@ -79,15 +97,15 @@ def measure_engine(game: str, options: dict, seconds: float, seed: int = 0) -> t
     rng = np.random.default_rng(seed)
     pick = random.Random(seed).random
     steps = games = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         state = rules.new_initial_state(rng)
         while not state.is_terminal:
             legal = np.flatnonzero(state.legal_mask())
             state.apply(int(legal[int(pick() * len(legal))]), rng)
             steps += 1
         games += 1
-    return steps, games, time.perf_counter() - start
+    return steps, games, clock() - start
 
 
 def measure_search_costs(game: str, options: dict, positions: int = 12, seed: int = 0) -> dict:
@@ -107,16 +125,16 @@ def measure_search_costs(game: str, options: dict, positions: int = 12, seed: in
             env.step(int(rng.choice(legal)))
         if not raw.legal_actions():
             continue
-        begin = time.perf_counter()
+        begin = clock()
         snapshot = raw.snapshot()
-        timings["snapshot_ms"].append(time.perf_counter() - begin)
-        begin = time.perf_counter()
+        timings["snapshot_ms"].append(clock() - begin)
+        begin = clock()
         raw.restore(snapshot)
-        timings["restore_ms"].append(time.perf_counter() - begin)
+        timings["restore_ms"].append(clock() - begin)
         for agent in env.possible_agents:
-            begin = time.perf_counter()
+            begin = clock()
             raw.determinize(agent, seed=k)
-            timings["determinize_ms"].append(time.perf_counter() - begin)
+            timings["determinize_ms"].append(clock() - begin)
     return {key: 1000 * sum(values) / len(values) for key, values in timings.items()}
 
 
@@ -140,26 +158,38 @@ def format_search_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def run(seconds: float) -> list[dict]:
-    rows = []
-
-    def record(label: str, measure: Callable[[], tuple[int, int, float]]) -> None:
-        try:
-            steps, games, elapsed = measure()
-        except ImportError as error:
-            print(f"{label}: skipped ({error}; install hiddenhand[bench])")
-            return
-        rows.append({"env": label, "steps_per_s": steps / elapsed, "games_per_s": games / elapsed})
+def run(seconds: float, rounds: int = 5) -> list[dict]:
+    """Steps/s of texas, leduc and every hiddenhand case, ``seconds`` of CPU time each, interleaved."""
+    loops, rows = {}, []
 
     def texas():
         from pettingzoo.classic import texas_holdem_v4
 
-        return measure_aec(texas_holdem_v4.env, seconds)
+        return texas_holdem_v4.env()
 
-    record(REFERENCE, texas)
-    record("openspiel leduc_poker (C++)", lambda: measure_openspiel("leduc_poker", seconds))
-    for label, game, options in HIDDENHAND_CASES:
-        record(label, lambda game=game, options=options: measure_aec(lambda: make_env(game, **options), seconds))
+    for label, make in [(REFERENCE, texas)] + [
+            (label, lambda game=game, options=options: make_env(game, **options))
+            for label, game, options in HIDDENHAND_CASES]:
+        try:
+            loops[label] = AECLoop(make)
+        except ImportError as error:
+            print(f"{label}: skipped ({error}; install hiddenhand[bench])")
+    leduc = {"steps": 0, "games": 0, "seconds": 0.0}
+    for _ in range(rounds):
+        for loop in loops.values():
+            loop.play(seconds / rounds)
+        try:
+            for key, value in zip(leduc, measure_openspiel("leduc_poker", seconds / rounds)):
+                leduc[key] += value
+        except ImportError as error:
+            print(f"openspiel leduc_poker: skipped ({error}; install hiddenhand[bench])")
+            leduc = None
+            break
+    for label, loop in loops.items():
+        rows.append({"env": label, "steps_per_s": loop.steps / loop.seconds, "games_per_s": loop.games / loop.seconds})
+    if leduc:
+        rows.insert(1, {"env": "openspiel leduc_poker (C++)", "steps_per_s": leduc["steps"] / leduc["seconds"],
+                        "games_per_s": leduc["games"] / leduc["seconds"]})
     reference = next((row["steps_per_s"] for row in rows if row["env"] == REFERENCE), None)
     for row in rows:
         row["x_texas"] = row["steps_per_s"] / reference if reference else None
@@ -174,8 +204,8 @@ def format_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def main(seconds: float = 3.0, json_path: str | None = None) -> int:
-    rows = run(seconds)
+def main(seconds: float = 3.0, json_path: str | None = None, rounds: int = 5) -> int:
+    rows = run(seconds, rounds)
     print(format_table(rows))
     search = run_search_costs(seconds)
     print()
@@ -189,6 +219,7 @@ def main(seconds: float = 3.0, json_path: str | None = None) -> int:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--rounds", type=int, default=5, help="turns each env takes (interleaved)")
     parser.add_argument("--json", default=None, help="also write the figures to this file")
     options = parser.parse_args()
-    raise SystemExit(main(options.seconds, options.json))
+    raise SystemExit(main(options.seconds, options.json, options.rounds))

@@ -81,7 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     ship.add_argument("--games", type=int, default=1000)
 
     bench = sub.add_parser("bench", help="env throughput against PettingZoo and OpenSpiel peers")
-    bench.add_argument("--seconds", type=float, default=3.0, help="measuring time per environment")
+    bench.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of measuring per environment")
+    bench.add_argument("--rounds", type=int, default=5, help="turns the envs take, interleaved")
 
     from hiddenhand.web.cli import add_parser as add_serve_parser  # argparse only: no web framework import
 
@@ -134,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "bench":
         from hiddenhand.benchmarks.throughput import main as bench_main
 
-        return bench_main(seconds=args.seconds)
+        return bench_main(seconds=args.seconds, rounds=args.rounds)
     if args.command == "serve":
         from hiddenhand.web.cli import run as serve
 
