@@ -103,12 +103,14 @@ class RattusObserver(Observer):
         self.volatile = (self.o["phase"], self.o["final"] + 1 + P)
         self.volatile_bytes = (4 * self.volatile[0], 4 * self.volatile[1])
         self._blocks = _BLOCKS.setdefault(self.volatile, {})  # shared by observers of the same layout
-        self.palace_at, self.supply_at = 4 * self.o["palace"], 4 * self.o["cube_supply"]
+        self.palace_at = 4 * self.o["palace"]
         self.cards_at, self.actor_at, self.turns_at = 4 * self.o["cards"], 4 * self.o["actor"], self.o["turns"]
         self.witch_at = self.o["witch"]
         self.faces_at = lay.size  # seat v's faces of region r, slot s at faces_at + (v * 3 * R + 3 r + s) * 9
         self.zero = lay.size + n * NUM_REGIONS * SLOTS * FACE_SIZE
         self.pack_seats = struct.Struct(f"{n}f")
+        assert self.o["cube_supply"] == self.o["palace"] + P, "palace and supply are written as one span"
+        self.pack_holdings = struct.Struct(f"{n}f{4 * (P - n)}x{n}f")  # palace, zeros, supply
         self.M = np.zeros(self.zero + 1, np.float32)
         self.W = memoryview(self.M)  # element writes through the buffer cost a third of numpy's
         self.B = self.W.cast("B")  # bytes, for packed rows
@@ -181,9 +183,7 @@ class RattusObserver(Observer):
             W[self.o["seats"] + q] = 1.0
         W[self.o["rats"] + 1] = len(state.removed)  # set at setup
         W[self.o["rats"] + 3] = sum([self.marks[state.face[t]] for t in state.removed])
-        pack, size = self.pack_seats.pack, self.pack_seats.size
-        self.B[self.palace_at:self.palace_at + size] = pack(*state.palace)
-        self.B[self.supply_at:self.supply_at + size] = pack(*state.supply)
+        self._write_holdings(state)
         # on zeros, only regions with cubes or tokens need writing
         self._update(state, [CUBES + r for r in self.game.in_play if any(state.cubes[r])]
                      + [TOKENS + r for r in self.game.in_play if state.slots[r]])
@@ -196,7 +196,7 @@ class RattusObserver(Observer):
         ``turns`` when the counters changed (``start_seat``: with the rebuild)."""
         W, B = self.W, self.B
         if changes:
-            tokens, cubes = [], False
+            tokens, learned, cubes = [], [], False
             pack, size = self.pack_seats.pack, self.pack_seats.size  # slice writes: pack_into costs 3x
             for code in changes:
                 if code < TOKENS:
@@ -208,11 +208,11 @@ class RattusObserver(Observer):
                 else:
                     t = code - KNOWLEDGE
                     self._know[t] = sum([1 << q for q in range(state.n) if state.known[q][t]])
+                    learned.append(t)
             for r in tokens:
-                self._write_tokens(state, r)
+                self._write_tokens(state, r, learned)
             if cubes:
-                B[self.palace_at:self.palace_at + size] = pack(*state.palace)
-                B[self.supply_at:self.supply_at + size] = pack(*state.supply)
+                self._write_holdings(state)
             if self._revealed != len(state.revealed):
                 at, face = self.o["revealed"], state.face
                 for t in state.revealed[self._revealed:]:
@@ -255,11 +255,22 @@ class RattusObserver(Observer):
             W[self.turns_at] = state.regular_turns / self.game.max_regular_turns
             W[self.turns_at + 1] = state.no_progress  # AM-5
 
-    def _write_tokens(self, state, r: int) -> None:
+    def _write_holdings(self, state) -> None:
+        """The palace and cube supply blocks (adjacent), in one write."""
+        pack = self.pack_holdings
+        self.B[self.palace_at:self.palace_at + pack.size] = pack.pack(*state.palace, *state.supply)
+
+    def _write_tokens(self, state, r: int, learned: list[int]) -> None:
         """Region ``r``'s token count, slot rows and the faces seats know there: only the last slot row
-        where the one change is a token nobody knows added."""
+        where the one change is a token nobody knows added, only the rows of the tokens in ``learned``
+        (whose knowers changed) where the tokens are the same."""
         face, swapped_by, know, rows = state.face, state.swapped_by, self._know, self.row_bytes
         at, slot, old = self.region_at[r], state.slots[r], self._slots[r]
+        if slot == old:
+            for s, tid in enumerate(slot):
+                if tid in learned:
+                    self._write_known(state, r, s, tid)
+            return
         self.W[at + 2] = len(slot)
         self._slots[r] = slot[:]
         at = 4 * (at + 3 + P)
@@ -283,6 +294,18 @@ class RattusObserver(Observer):
                     at = 4 * (self.faces_at + (v * NUM_REGIONS + r) * SLOTS * FACE_SIZE)
                     self.B[at:at + 4 * SLOTS * FACE_SIZE] = b"".join(
                         [faces[face[tid]] if mine[tid] else NO_FACE for tid in slot]) + empty
+
+    def _write_known(self, state, r: int, s: int, tid: int) -> None:
+        """The slot row of token ``tid`` (region ``r``, slot ``s``) and its face in its knowers' sections."""
+        know = self._know[tid]
+        at = 4 * (self.region_at[r] + 3 + P + s * SLOT_SIZE)
+        self.B[at:at + 4 * SLOT_SIZE] = self.row_bytes[state.face[tid]][know * (P + 1) + state.swapped_by[tid] + 1]
+        self._showing[r] |= know
+        row = self.face_bytes[state.face[tid]]
+        for v in range(state.n):
+            if know >> v & 1:
+                at = 4 * (self.faces_at + ((v * NUM_REGIONS + r) * SLOTS + s) * FACE_SIZE)
+                self.B[at:at + 4 * FACE_SIZE] = row
 
     def _write_rats(self, state) -> None:
         """The rat supply's size and mark count (where marks are public): less the drawn token's mark when

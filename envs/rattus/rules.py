@@ -20,7 +20,7 @@ from ..core.options import Options
 from . import actions as A
 from . import config as C
 from .checks import invariants, parse_state, position, to_json
-from .config import KING, KNIGHT, MERCHANT, MONK, PEASANT, WITCH
+from .config import KING, KNIGHT, MERCHANT, MONK, PEASANT, SLOTS, WITCH
 from .decisions import (
     ALL_CUBES_PLACED, CUBES, FINAL_ROUND, KNIGHT_STEP, KNOWLEDGE, MAIN, NO_PROGRESS, OPENING, OVER, PLAGUE_MOVE,
     RAT_SUPPLY_EMPTY, SPREAD, TOKENS, TURN_CAP, WITCH_DECIDE, WITCH_SECOND,
@@ -63,10 +63,12 @@ class RattusGame(LayoutGame):
         self.cubes_per_player: int = consts["cubes_per_player"]
         self.opening_cubes: int = consts["opening_cubes_per_placement"]
         self.peasant_bonus: int = consts["peasant_bonus_cubes"]
-        self.spread_table = [consts["spread_new_tokens"][t] for t in range(C.SLOTS + 1)]
+        self.spread_table = [consts["spread_new_tokens"][t] for t in range(SLOTS + 1)]
         self.types = data.types
         self.faces: list[int] = [t for t, tt in enumerate(self.types) for _ in range(tt.count)]  # by token id
         self.starting_type = [tt.starting for tt in self.types]
+        #: per token type: (class, symbol count) of the classes it shows
+        self.class_hits = [[(cls, k) for cls, k in enumerate(tt.classes) if k] for tt in self.types]
         self.final_cards = {C.CARDS.index(name) for name in self.final_round_abilities}
         self.plague_start_region = -1 if self.plague_start == "random" else self.regions.index(self.plague_start)
         self.layout = A.build_layout(self.regions)
@@ -87,7 +89,7 @@ class RattusGame(LayoutGame):
         """Mask segments the turn decisions (MAIN, FINAL_ROUND) join: per region, the bytes of its ids in
         the Merchant range by the mover's cubes there and in the Witch range by its token count; Monk rows
         come from bit masks of neighbours and of regions with room."""
-        R, S, flag = C.NUM_REGIONS, C.SLOTS, self.play_flag
+        R, S, flag = C.NUM_REGIONS, SLOTS, self.play_flag
 
         def segment(start: int, length: int, ids) -> bytes:
             out = bytearray(length)
@@ -279,7 +281,7 @@ class RattusState(State):
         if phase == PLAGUE_MOVE:
             return game.move_ids[self.plague]
         if phase == SPREAD:
-            return [game.a_spread + r for r in game.nbrs[self.plague] if len(self.slots[r]) < C.SLOTS]
+            return [game.a_spread + r for r in game.nbrs[self.plague] if len(self.slots[r]) < SLOTS]
         if phase == OPENING:
             return game.opening_ids
         if phase == KNIGHT_STEP:
@@ -304,7 +306,7 @@ class RattusState(State):
             counts[fr] = 0
         peek = b"".join(map(getitem, game.peek_seg, counts))
         if not other:
-            at = C.SLOTS * fr + fs
+            at = SLOTS * fr + fs
             peek = peek[:at] + b"\0" + peek[at + 1:]
         return b"".join((game.before_peek, peek, game.after_peek))
 
@@ -348,7 +350,7 @@ class RattusState(State):
                 if part is None:
                     if len(game.monk_parts) >= MONK_CACHE_SIZE:
                         game.monk_parts.clear()
-                    room = int.from_bytes(bytes([k < C.SLOTS for k in counts]), "little")
+                    room = int.from_bytes(bytes([k < SLOTS for k in counts]), "little")
                     zero_rows = game.zero_rows
                     part = game.monk_parts[key] = b"".join([
                         (room & bits).to_bytes(C.NUM_REGIONS, "little") * k + zero_rows[k]
@@ -357,8 +359,7 @@ class RattusState(State):
             if witch and self._witch_usable():
                 parts[2] = b"".join(map(getitem, game.peek_seg, counts))
         if king:
-            parts[4] = bytes([flag and not slot and row[p] > 0
-                              for flag, slot, row in zip(game.play_flag, self.slots, self.cubes)])
+            parts[4] = bytes([not slot and row[p] > 0 for slot, row in zip(self.slots, self.cubes)])  # in play
         return parts
 
     def _witch_usable(self) -> bool:
@@ -506,8 +507,7 @@ class RattusState(State):
 
     def _next_spread(self) -> None:
         slots = self.slots
-        if self.spread_due > 0 and self.rat_supply and any(
-                [len(slots[r]) < C.SLOTS for r in self.game.nbrs[self.plague]]):
+        if self.spread_due > 0 and self.rat_supply and any([len(slots[r]) < SLOTS for r in self.game.nbrs[self.plague]]):
             self.pending = self.rat_supply.pop(int(self._rng.integers(len(self.rat_supply))))
             self.productive = True
             self.phase = SPREAD
@@ -527,10 +527,11 @@ class RattusState(State):
             self.swapped_by[tid] = -1
             self.revealed.append(tid)
             if sum(cubes):
-                self._resolve(cubes, self.game.types[self.face[tid]])
+                self._resolve(cubes, self.face[tid])
 
-    def _resolve(self, cubes: list[int], tt) -> None:
+    def _resolve(self, cubes: list[int], face: int) -> None:
         """One revealed token (§5.3): outbreak if the cubes reach the limit; M, classes, then A."""
+        tt = self.game.types[face]
         if sum(cubes) < tt.limit:
             return
         supply, n = self.supply, self.n
@@ -543,7 +544,7 @@ class RattusState(State):
                 if cubes[q]:
                     cubes[q] -= 1
                     supply[q] += 1
-        for cls, count in enumerate(tt.classes):
+        for cls, count in self.game.class_hits[face]:
             h = self.holder[cls]
             for _ in range(count):
                 if h >= 0 and cubes[h]:
@@ -564,7 +565,8 @@ class RattusState(State):
         reason = -1
         if not self.rat_supply:
             reason = RAT_SUPPLY_EMPTY
-        elif any(self.supply[q] == 0 and (game.palace_counts_as_on_board or self.palace[q] == 0) for q in seats):
+        elif 0 in self.supply and any(
+                [self.supply[q] == 0 and (game.palace_counts_as_on_board or self.palace[q] == 0) for q in seats]):
             reason = ALL_CUBES_PLACED
         elif self.no_progress >= game.no_progress_turns:  # RA-24
             reason = NO_PROGRESS
