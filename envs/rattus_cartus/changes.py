@@ -6,7 +6,8 @@ that changes the cards a seat has located outside the nun row (``seen_now``: onl
 entries do; a reshuffle does not, its maxima are recorded before the discard pile goes, nor does step c).
 The decision and its context the observer compares itself; the game block (round, phase, start player,
 decks, discard pile, supplies, clock, players entered) only when an entry says it may have changed: GAME,
-or LOCATED, INFLUENCE, TOKENS, TAKEN, HOLDINGS and ENTER, which imply it. An entry names a place, never a
+or LOCATED, INFLUENCE, TOKENS, TAKEN and HOLDINGS, which imply it; ENTER and DECK name the one value of it
+they change. An entry names a place, never a
 delta: the observer reads the current values there, so repeats and reordering are harmless.
 """
 
@@ -29,7 +30,8 @@ GIFT_FLAGS = 5
 LOCATED = 6
 #: ``tokens[seat]`` may have changed.
 TOKENS = 7
-#: ``revealed[seat]`` or ``last_reveal[seat]`` changed.
+#: ``revealed[seat]`` or ``last_reveal[seat]`` changed, or ``shown[seat]`` by a reveal (which lists no SHOWN
+#: entries of its own).
 REVEAL = 8
 #: ``taken[seat][index]`` changed.
 TAKEN = 9
@@ -45,7 +47,7 @@ RATS = 13
 TURN = 14
 #: ``seat`` chose its supply slot (the one part of TURN that changed).
 SUPPLY_SLOT = 15
-#: ``seat`` entered a slot: entered slot, entry position and order (and the players entered).
+#: ``seat`` entered a slot: entered slot, entry position and order, and the players entered.
 ENTER = 16
 #: ``seat`` announced its committed count.
 ANNOUNCE = 17
@@ -54,3 +56,5 @@ PASSES = 18
 #: A value of the game block may have changed: a draw (deck, reshuffle), a special card back to its supply,
 #: a new phase or round.
 GAME = 19
+#: Cards were drawn from the population deck without a reshuffle: the deck's size changed.
+DECK = 20

@@ -29,7 +29,7 @@ import numpy as np
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
 from .changes import (
-    ANNOUNCE, COMMIT, ENTER, GAME, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING, RATS, REVEAL,
+    ANNOUNCE, COMMIT, DECK, ENTER, GAME, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING, RATS, REVEAL,
     SHOWN, SUPPLY_SLOT, TAKEN, TOKENS, TURN,
 )
 from .cards import NUM_BUILDING_CARDS, NUM_BUILDINGS, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE, TREASURY
@@ -52,7 +52,7 @@ class RattusCartusObserver(Observer):
         "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
         "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_B", "_pieces",
         "_counts", "_seen_rows", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
-        "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_small", "_phase_d_key", "_game", "_supply",
+        "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_small", "_dec_at", "_dec_actor", "_phase_d_key", "_game", "_supply",
         "_discard", "_reshuffled", "_gold", "_used", "_repl_known",
     )
 
@@ -123,6 +123,15 @@ class RattusCartusObserver(Observer):
         if runs is None:
             runs = _RUNS[key] = [_runs(self._gather_for(v)) for v in range(n)]
         self._pieces = [[self._B[start:stop] for start, stop in seat] for seat in runs]
+        # the decision and actor blocks as bytes, by decision * (n + 1) + actor + 1 (actor -1: none)
+        one_hots = _DEC_ACTOR.get(n)
+        if one_hots is None:
+            rows = np.zeros((11, n + 1, 11 + n), np.float32)
+            for d in range(11):
+                rows[d, :, d] = 1.0
+                rows[d, range(1, n + 1), range(11, 11 + n)] = 1.0
+            one_hots = _DEC_ACTOR[n] = [row.tobytes() for row in rows.reshape(-1, 11 + n)]
+        self._dec_at, self._dec_actor = slice(4 * self._M_DEC, 4 * (self._M_ACTOR + n)), one_hots
         # work found while updating, done once at the end: seats whose counts (pending, committed) or
         # whole seen_outside row to rewrite, single seen_outside cells (seat, kind), kinds for every seat,
         # classes to rank
@@ -223,7 +232,7 @@ class RattusCartusObserver(Observer):
         n = self._n
         self._supply_slot, self._entered = [-1] * n, [-1] * n  # one-hots written
         self._start, self._rsp, self._phase = -1, -1, -1
-        self._small = [-1, -1, -1, 0]  # decision, actor, first look, looks due
+        self._small = [-1, 0]  # first look, looks due
         self._phase_d_key: tuple | None = None
         # round, phase, population deck, clock, reshuffles, players entered, point tokens left
         self._game = [-1, -1, 0, 0, 0, 0, 0]
@@ -251,6 +260,7 @@ class RattusCartusObserver(Observer):
             elif code == LOCATED:
                 kinds[i] = due = shared = self._kinds_due = True
             elif code == REVEAL:
+                _TYPES.pack_into(self._M, 4 * (S + p * F + 20), *state.shown[p])  # the cards shown
                 at = 4 * (self._M_REVEALS + p * NUM_ITEMS)
                 if state.revealed[p]:
                     _ITEMS.pack_into(self._M, at, *state.last_reveal[p])
@@ -261,6 +271,8 @@ class RattusCartusObserver(Observer):
                 W[S + p * F] = state.rats[p]
             elif code == GAME:
                 shared = True
+            elif code == DECK:
+                W[10] = self._game[2] = len(state.deck)  # in the game block
             elif code == HOLDINGS:
                 at = 4 * (self._M_PRIV + p * P)
                 for row in (state.hands[p], state.pending[p], state.committed[p]):  # empty rows as bytes
@@ -275,7 +287,8 @@ class RattusCartusObserver(Observer):
                 self._write_entered(state, p)
                 W[S + p * F + 12] = state.entry_pos[p] + 1
                 W[S + p * F + 13] = state.entry_order[p] + 1
-                counts[p] = shared = True
+                W[15] = self._game[5] = state.num_entered  # in the game block
+                counts[p] = True
             elif code == SUPPLY_SLOT:
                 self._write_supply_slot(state, p)
             elif code == PENDING:
@@ -484,28 +497,18 @@ class RattusCartusObserver(Observer):
         self._B[4 * start:4 * (start + count)] = bytes(4 * count)
 
     def _sync_small(self, state: RattusCartusState) -> None:
-        """decision, actor, context and context seats (absolute seats), value by value; the
-        phase D part (slot, action, Watchtower, context seats) rewritten whenever it differs."""
+        """decision and actor (both one-hots as one byte string), context and context seats (absolute
+        seats), value by value; the phase D part (slot, action, Watchtower, context seats) rewritten whenever it differs."""
         W, memo = self._W, self._small
-        if state.decision != memo[0]:
+        self._B[self._dec_at] = self._dec_actor[state.decision * (self._n + 1) + state.current_player + 1]
+        if state.first_pos != memo[0]:
             if memo[0] >= 0:
-                W[self._M_DEC + memo[0]] = 0.0
-            W[self._M_DEC + state.decision] = 1.0
-            memo[0] = state.decision
-        if state.current_player != memo[1]:
-            if memo[1] >= 0:
-                W[self._M_ACTOR + memo[1]] = 0.0
-            if state.current_player >= 0:
-                W[self._M_ACTOR + state.current_player] = 1.0
-            memo[1] = state.current_player
-        if state.first_pos != memo[2]:
-            if memo[2] >= 0:
-                W[self._M_CTX + 4 + memo[2]] = 0.0
+                W[self._M_CTX + 4 + memo[0]] = 0.0
             if state.first_pos >= 0:
                 W[self._M_CTX + 4 + state.first_pos] = 1.0
-            memo[2] = state.first_pos
-        if state.left != memo[3]:
-            W[self._M_CTX + 3] = memo[3] = state.left
+            memo[0] = state.first_pos
+        if state.left != memo[1]:
+            W[self._M_CTX + 3] = memo[1] = state.left
         if state.phase == 2:
             queue, qi = state.queue, state.qi
             key = (state.slot, queue[qi][1] if qi < len(queue) else -1, state.wt_t, state.flute, state.cands,
@@ -618,12 +621,13 @@ def _runs(index: np.ndarray) -> list[tuple[int, int]]:
 
 
 _RUNS: dict[tuple[int, bool], list[list[tuple[int, int]]]] = {}
+_DEC_ACTOR: dict[int, list[bytes]] = {}
 
 
 _NO_KINDS = [False] * NUM_KINDS
 _KIND_RANGE = range(NUM_KINDS)
 # float32 writes of whole rows (one C call instead of a write per value)
-_KINDS, _ITEMS, _GIFT, _SUPPLY = (Struct(f"{size}f") for size in (NUM_KINDS, NUM_ITEMS, NUM_ITEMS + 1, 7))
+_KINDS, _ITEMS, _GIFT, _SUPPLY, _TYPES = (Struct(f"{size}f") for size in (NUM_KINDS, NUM_ITEMS, NUM_ITEMS + 1, 7, 11))
 _ITEM_BYTES = 4 * NUM_ITEMS
 _ZERO_ITEM_BYTES = bytes(_ITEM_BYTES)  # a row of 35 items at 0 (an int-to-float pack costs far more)
 _ONE_HOT3 = {-1: [0.0, 0.0, 0.0], 0: [1.0, 0.0, 0.0], 1: [0.0, 1.0, 0.0], 2: [0.0, 0.0, 1.0]}

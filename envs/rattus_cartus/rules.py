@@ -29,7 +29,7 @@ from .cards import (
     PLAYER_COUNT_TABLE, RAT_CATCHER, SPECIAL_COPIES, SWORD, TENT, TREASURY, WATCHTOWER,
 )
 from .changes import (
-    ANNOUNCE, COMMIT, ENTER, GAME, GIFT_FLAGS, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING, RATS,
+    ANNOUNCE, COMMIT, DECK, ENTER, GAME, GIFT_FLAGS, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING, RATS,
     REVEAL, SHOWN, SUPPLY_SLOT, TAKEN, TOKENS, TURN,
 )
 from .checks import invariants, parse_state, position, to_json
@@ -505,11 +505,15 @@ class RattusCartusState(State):
         self.shown[p][ITEM_TYPE[item]] += count
         self.changes.append((SHOWN, p, ITEM_TYPE[item]))
         if self.hidden_in[p]:
-            for giver in range(self.n):
-                record = self.gifts[giver][p]
-                if record[item]:
-                    record[item] = max(0, record[item] - count)
-                    self.changes.append((GIFTS, giver, p))
+            self._forget_gifts(p, item, count)
+
+    def _forget_gifts(self, p: int, item: int, count: int) -> None:
+        """The records of cards given to ``p`` lose ``count`` cards of ``item``, shown by ``p``."""
+        for giver in range(self.n):
+            record = self.gifts[giver][p]
+            if record[item]:
+                record[item] = max(0, record[item] - count)
+                self.changes.append((GIFTS, giver, p))
 
     def _to_discard(self, item: int) -> None:
         if item < NUM_KINDS:
@@ -535,7 +539,7 @@ class RattusCartusState(State):
         """Draw ``count`` population cards into ``into`` (``p``'s hand or pending area) with the reshuffles
         of §3.6 / R-A23; returns the number drawn."""
         code = HAND if into is self.hands[p] else PENDING
-        self.changes.append((GAME, 0, 0))
+        self.changes.append((DECK, 0, 0))
         drawn = 0
         for _ in range(count):
             if not self.deck:
@@ -560,6 +564,7 @@ class RattusCartusState(State):
         self.reshuffle_comp = list(discard)
         self.discard = [0] * NUM_KINDS
         self.reshuffles += 1
+        self.changes.append((GAME, 0, 0))
         return True
 
     def _lose_rats(self, p: int, m: int) -> None:
@@ -762,9 +767,12 @@ class RattusCartusState(State):
             committed = self.committed[p]
             self.revealed[p] = True
             self.last_reveal[p] = list(committed)
-            self.changes.append((REVEAL, p, 0))
+            self.changes.append((REVEAL, p, 0))  # and with it the cards shown (see .changes)
+            shown, forget = self.shown[p], self.hidden_in[p]
             for item in compress(_ITEMS, committed):
-                self._show(p, item, committed[item])
+                shown[ITEM_TYPE[item]] += committed[item]
+                if forget:
+                    self._forget_gifts(p, item, committed[item])
                 if item < NUM_KINDS:
                     self.changes.append((LOCATED, p, item))
             self._gain_influence(p, cls, self._m(p))
@@ -959,7 +967,8 @@ class RattusCartusState(State):
                     supply[:] = map(add, supply, committed[NUM_KINDS:])
                 self.committed[p] = _zeros()
                 held.append(p)
-        for p in range(self.n):
+        n = self.n
+        for p in range(n):
             pending = self.pending[p]
             if any(pending):
                 hand = self.hands[p]
@@ -968,11 +977,11 @@ class RattusCartusState(State):
                 self.pending[p] = _zeros()
                 if p not in held:
                     held.append(p)
-            self.pend_taken[p] = [0] * 5
-            self.pend_drawn[p] = 0
-            self.pend_hidden[p] = 0
-            if self.hidden_out[p]:
-                self.slot_gift[p] = [_zeros() for _ in range(self.n)]
+        if any(self.pend_hidden):  # hidden cards were given in this slot (recorded in slot_gift)
+            self.slot_gift = [[_zeros() for _ in range(n)] for _ in range(n)]
+        self.pend_taken = [[0] * 5 for _ in range(n)]
+        self.pend_drawn = [0] * n
+        self.pend_hidden = [0] * n
         self.changes += [(HOLDINGS, p, 0) for p in held]
         self.sword = [-1, -1]
         self.flute = -1

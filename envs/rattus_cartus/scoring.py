@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from operator import add
 from typing import Any
 
 from .cards import GOLD_TIE_POOL_FIRST, GOLD_TIE_POOL_SECOND, KIND_NUNS, MAJORITY_VP, NUM_CLASSES, NUM_KINDS, TREASURY
@@ -61,10 +62,7 @@ def final_result(state) -> dict[str, Any]:
     game = state.game
     n = state.n
     influence = influence_vp(state.level, state.stamp, game.influence_vp)
-    holdings = []
-    for p in range(n):
-        held = [a + b for a, b in zip(state.hands[p], state.pending[p])]
-        holdings.append(held)
+    holdings = [list(map(add, hand, pending)) for hand, pending in zip(state.hands, state.pending)]
     tokens = [sum(state.tokens[p]) for p in range(n)]
     hand = majority([sum(h[:NUM_KINDS]) + h[NUM_KINDS] for h in holdings])
     specials = {name: majority([h[NUM_KINDS + i] for h in holdings])
