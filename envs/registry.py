@@ -9,6 +9,7 @@ in ``tests/contract/`` (player counts, option sets, golden playthroughs). See do
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -27,6 +28,13 @@ class SearchHooks:
     #: Per algorithm (``"ismcts"``, ``"pimc"``), option defaults that keep a move within about 200 ms
     #: on one core; anything not listed falls back to the algorithm's own defaults.
     defaults: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def evaluator(self) -> Callable[[Any, int], list[float]] | None:
+        """The evaluation function itself (imported), or None without one."""
+        if self.evaluation is None:
+            return None
+        module, _, name = self.evaluation.partition(":")
+        return getattr(importlib.import_module(module), name)
 
 
 @dataclass(frozen=True)

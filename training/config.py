@@ -26,6 +26,8 @@ from hiddenhand.agents import load as load_agent
 from hiddenhand.agents.search import is_search_spec
 from hiddenhand.envs.core.options import ConfigError
 
+from .potentials import POTENTIALS, available
+
 PRESET_DIR = Path(hiddenhand.configs.__file__).parent / "train"
 BASELINES = ("random", "heuristic")
 MAX_STEPS = 10**12
@@ -115,8 +117,11 @@ class TrainConfig:
     #: torch threads of the learner; 1 avoids thread contention with the env workers on small machines.
     torch_threads: int = _field(1, min=1, max=256)
     checkpoint_every: int = _field(50_000, min=1, max=MAX_STEPS)
-    #: Deliver the learner's score margin as it accrues (same episode return as the terminal reward).
+    #: Deliver the return in pieces, as the changes of ``potential`` after each learner move (same episode
+    #: return as the terminal reward; see :mod:`hiddenhand.training.potentials`).
     dense_reward: bool = _field(False)
+    #: ``score_margin``, or ``evaluation`` (the game's evaluation hook: expected win/loss reward).
+    potential: str = _field("score_margin", choices=POTENTIALS)
     ppo: PPOConfig = field(default_factory=PPOConfig)
     pool: PoolConfig = field(default_factory=PoolConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
@@ -227,6 +232,9 @@ def config_from_dict(data: dict[str, Any], source: str = "<dict>") -> TrainConfi
             f"(ppo.n_steps * n_envs) into minibatches with one step left over, and a one-step minibatch "
             f"makes PPO's normalised advantage NaN; allowed: a batch size that divides {rollout}, or leaves "
             f"at least 2 over")
+    if config.potential not in available(config.game):
+        raise ConfigError(f"{source}: 'potential' = {config.potential!r} needs an evaluation hook, which "
+                          f"{config.game} has not; allowed: {list(available(config.game))}")
     for key in TRAINING_FORBIDS_ENV:
         if config.env.get(key) is not None:
             raise ConfigError(f"{source}: 'env.{key}' = {_short(config.env[key])} is not allowed in training; "

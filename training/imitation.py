@@ -18,6 +18,7 @@ from hiddenhand.envs import make as make_env
 from hiddenhand.envs.core.game import INPUT_TRANSFORMS
 
 from .config import TrainConfig
+from .potentials import potential as potential_of
 
 
 def teacher_games(config: TrainConfig) -> dict[str, np.ndarray]:
@@ -25,13 +26,14 @@ def teacher_games(config: TrainConfig) -> dict[str, np.ndarray]:
     spec = config.imitation
     env = make_env(config.game, **config.env).unwrapped
     transform = INPUT_TRANSFORMS[env.observer.policy_input]
-    n, scale = env.game.num_players, env.game.score_scale
+    n = env.game.num_players
+    potential = potential_of(config.potential, config.game)
     teachers = [load(spec.teacher, env.game, seed=config.seed + seat) for seat in range(n)]
     observations, masks, actions, targets = [], [], [], []
     for game in range(spec.games):
         env.reset(seed=config.seed + game)
         bind_agents(env, teachers)
-        margins: list[tuple[int, float]] = []  # (seat, its score margin when it moved)
+        margins: list[tuple[int, float]] = []  # (seat, its potential when it moved)
         final = [0.0] * n
         for agent in env.agent_iter():
             observation, reward, termination, truncation, _ = env.last()
@@ -44,16 +46,11 @@ def teacher_games(config: TrainConfig) -> dict[str, np.ndarray]:
             observations.append(transform(observation["observation"]))
             masks.append(observation["action_mask"].astype(bool))
             actions.append(action)
-            margins.append((seat, _margin(env.state_.scores(), seat, scale) if config.dense_reward else 0.0))
+            margins.append((seat, potential(env, seat) if config.dense_reward else 0.0))
             env.step(action)
         targets += [final[seat] - margin for seat, margin in margins]  # what the seat still gains
     return {"observations": np.stack(observations), "masks": np.stack(masks),
             "actions": np.array(actions, np.int64), "targets": np.array(targets, np.float32)}
-
-
-def _margin(scores: list[float], seat: int, scale: float) -> float:
-    others = (sum(scores) - scores[seat]) / (len(scores) - 1)
-    return (scores[seat] - others) / scale
 
 
 def clone(model, data: dict[str, np.ndarray], config: TrainConfig) -> dict[str, float]:

@@ -4,9 +4,7 @@ The learner takes a random seat each episode; the other seats are played inside 
 drawn from the pool, each seat independently: the latest policy, one of the last ``window`` snapshots,
 or a baseline agent, with the configured probabilities (a category that is still empty is skipped and
 the others renormalised). The learner always receives its own terminal reward, whoever moved last. With ``dense_reward`` the
-same return arrives in pieces: after each learner step the change of its score margin (own score minus
-the others' mean, over the game's ``score_scale``) since its previous step, and at the end whatever
-makes the episode's rewards add up to the terminal reward exactly.
+same return arrives in pieces, as the changes of a potential (:mod:`.potentials`).
 """
 
 from __future__ import annotations
@@ -21,6 +19,8 @@ import numpy as np
 from hiddenhand.agents import Agent, PolicyAgent, bind_agents, load
 from hiddenhand.envs import make as make_env
 from hiddenhand.envs.core.game import INPUT_TRANSFORMS
+
+from .potentials import potential as potential_of
 
 Weights = list[tuple[np.ndarray, np.ndarray]]
 
@@ -64,10 +64,12 @@ class SelfPlayEnv(gym.Env):
 
     metadata = {"render_modes": []}
 
-    def __init__(self, game: str, env_options: dict[str, Any], pool: OpponentPool, dense_reward: bool = False):
+    def __init__(self, game: str, env_options: dict[str, Any], pool: OpponentPool, dense_reward: bool = False,
+                 potential: str = "score_margin"):
         self.aec = make_env(game, **env_options).unwrapped
         self.pool = pool
         self.dense_reward = dense_reward
+        self._potential = potential_of(potential, game)
         self._seat = 0
         self._margin = self._paid = 0.0
         space = self.aec.observation_space(self.aec.possible_agents[0])["observation"]
@@ -107,7 +109,7 @@ class SelfPlayEnv(gym.Env):
         if over:
             reward = float(self.aec.rewards[self.learner]) - self._paid
         elif self.dense_reward:
-            margin = self._score_margin()
+            margin = self._potential(self.aec, self._seat)
             reward, self._margin = margin - self._margin, margin
             self._paid += reward
         else:
@@ -118,11 +120,6 @@ class SelfPlayEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         return self._observation["action_mask"].astype(bool)
-
-    def _score_margin(self) -> float:
-        scores = self.aec.state_.scores()
-        others = (sum(scores) - scores[self._seat]) / (len(scores) - 1)
-        return (scores[self._seat] - others) / self.aec.game.score_scale
 
     def _advance(self) -> np.ndarray:
         """Let opponents move until the learner is on turn or the game is over."""

@@ -74,7 +74,8 @@ def make_vec_env(config: TrainConfig, metadata: dict[str, Any]) -> VecEnv:
             pool = OpponentPool(game, metadata, config.pool.baselines, config.pool.window,
                                 config.pool.latest_prob, config.pool.snapshot_prob, config.pool.baseline_prob,
                                 seed=config.seed + index)
-            return SelfPlayEnv(config.game, config.env, pool, dense_reward=config.dense_reward)
+            return SelfPlayEnv(config.game, config.env, pool, dense_reward=config.dense_reward,
+                               potential=config.potential)
         return build
 
     builders = [factory(i) for i in range(config.n_envs)]

@@ -12,11 +12,9 @@ Rollouts run on the rules engine (``legal_mask`` and ``apply``); a rollout polic
 from __future__ import annotations
 
 import copy
-import importlib
 import math
 import random
 import time
-from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, ClassVar
 
@@ -101,7 +99,7 @@ class SearchAgent(Agent):
             raise ConfigError(f"{self.algorithm} agent: value='estimate' needs an evaluation hook; {game.name} has "
                               f"none (use 'margin' or 'win')")
         self._round_of = attrgetter(hooks.round_attribute) if hooks.round_attribute else None
-        self._evaluate = _import(hooks.evaluation) if opts["value"] == "estimate" else None
+        self._evaluate = hooks.evaluator() if opts["value"] == "estimate" else None
         self._seed = seed
         self._rng = np.random.default_rng(seed)
         self._policy = self._rollout_policy(opts["rollout"], seed)
@@ -245,11 +243,6 @@ class _Sampler:
             return state
         self.worlds.append(state)
         return self.copy(state)
-
-
-def _import(target: str) -> Callable[[State], list[float]]:
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
 
 
 def parse_spec(text: str) -> tuple[str, dict[str, Any]]:

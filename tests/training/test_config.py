@@ -176,6 +176,17 @@ def test_bool_fields_accept_only_bools():
         config_from_dict({"game": "david_goliath", "seed": True})
 
 
+def test_the_evaluation_potential_needs_the_games_evaluation_hook():
+    from hiddenhand.training.config import config_from_dict
+
+    assert config_from_dict({"game": "rattus_cartus", "potential": "evaluation"}).potential == "evaluation"
+    with pytest.raises(ConfigError, match="'potential' = 'evaluation' needs an evaluation hook, which "
+                                          "david_goliath has not; allowed: \\['score_margin'\\]"):
+        config_from_dict({"game": "david_goliath", "potential": "evaluation"})
+    with pytest.raises(ConfigError, match="'potential'"):
+        config_from_dict({"game": "david_goliath", "potential": "vp"})
+
+
 # ------------------------------------------------------------------ meaning, not only type (issue 10)
 @pytest.mark.parametrize(
     ("yaml_text", "expected"),

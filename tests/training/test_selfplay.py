@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from hiddenhand.agents import RandomAgent
+from hiddenhand.envs import make as make_env
 from hiddenhand.envs.core.rewards import win_loss_rewards
 from hiddenhand.envs.david_goliath.rules import DavidGoliathGame
 from hiddenhand.training.selfplay import OpponentPool, SelfPlayEnv
@@ -94,12 +95,17 @@ def test_empty_pool_is_an_error():
         pool.sample(np.random.default_rng(0))
 
 
-@pytest.mark.parametrize("reward_mode", ["win_loss", "score_margin"])
-def test_dense_reward_adds_up_to_the_terminal_reward(reward_mode):
-    options = {"num_players": 4, "rounds": 2, "reward_mode": reward_mode}
-    dense = SelfPlayEnv("david_goliath", options, baseline_pool(4), dense_reward=True)
-    sparse = SelfPlayEnv("david_goliath", options, baseline_pool(4))
-    for episode in range(10):
+@pytest.mark.parametrize("game, options, potential, episodes", [
+    ("david_goliath", {"num_players": 4, "rounds": 2, "reward_mode": "win_loss"}, "score_margin", 10),
+    ("david_goliath", {"num_players": 4, "rounds": 2, "reward_mode": "score_margin"}, "score_margin", 10),
+    ("rattus_cartus", {"num_players": 3, "reward_mode": "win_loss"}, "evaluation", 3),
+])
+def test_dense_reward_adds_up_to_the_terminal_reward(game, options, potential, episodes):
+    rules = make_env(game, **options).unwrapped.game
+    pool = OpponentPool(rules, META, ("random",), window=3, latest_prob=0.0, snapshot_prob=0.0, baseline_prob=1.0)
+    dense = SelfPlayEnv(game, options, pool, dense_reward=True, potential=potential)
+    sparse = SelfPlayEnv(game, options, pool)
+    for episode in range(episodes):
         returns, intermediate = [], 0
         for env in (dense, sparse):
             env.reset(seed=episode)

@@ -6,8 +6,8 @@ and see ``{"observations": the game's input transform of the observation, "actio
 moves}``; seats mapped to a baseline (heuristic, random) are played inside the env by the project's
 agents, which keep their own state through the game as in any other game loop. Rewards follow the SB3
 trainer (:mod:`hiddenhand.training.selfplay`): every neural seat receives its own terminal reward
-whoever moved last, and with ``dense_reward`` its score margin as it accrues (the change since its
-previous turn), the episode's pieces adding up to the terminal reward.
+whoever moved last, and with ``dense_reward`` the changes of a potential since its previous turn
+(:mod:`hiddenhand.training.potentials`), the episode's pieces adding up to the terminal reward.
 """
 
 from __future__ import annotations
@@ -22,16 +22,19 @@ from hiddenhand.agents import Agent, load
 from hiddenhand.envs import make as make_env
 from hiddenhand.envs.core.game import INPUT_TRANSFORMS
 
+from ..potentials import potential
 from .league import BASELINE_MODULES, LEARNER
 
 
 class LeagueEnv(MultiAgentEnv):
-    """``config``: ``game``, ``env`` (options for ``hiddenhand.envs.make``), ``dense_reward``, ``seed``."""
+    """``config``: ``game``, ``env`` (options for ``hiddenhand.envs.make``), ``dense_reward``, ``potential``,
+    ``seed``."""
 
     def __init__(self, config: dict[str, Any]):
         super().__init__()
         self.aec = make_env(config["game"], **config.get("env", {})).unwrapped
         self.dense_reward = bool(config.get("dense_reward", False))
+        self._potential = potential(config.get("potential", "score_margin"), config["game"])
         self.possible_agents = list(self.aec.possible_agents)
         self.agents = []
         agent = self.possible_agents[0]
@@ -101,9 +104,7 @@ class LeagueEnv(MultiAgentEnv):
         return observations, rewards, terminateds, truncateds, infos
 
     def _dense(self, agent: str) -> float:
-        scores = self.aec.state_.scores()
-        seat = self.possible_agents.index(agent)
-        margin = (scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)) / self.aec.game.score_scale
+        margin = self._potential(self.aec, self.possible_agents.index(agent))
         reward, self._margin[agent] = margin - self._margin[agent], margin
         self._paid[agent] += reward
         return reward

@@ -60,7 +60,8 @@ KEEP_CHECKPOINTS = 2
 def module_spec(config: RLlibConfig) -> tuple[RLModuleSpec, dict[str, Any]]:
     """The learner's module spec and the env config (built once to read the spaces)."""
     t = config.train
-    env_config = {"game": t.game, "env": dict(t.env), "dense_reward": t.dense_reward, "seed": t.seed}
+    env_config = {"game": t.game, "env": dict(t.env), "dense_reward": t.dense_reward,
+                  "potential": t.potential, "seed": t.seed}
     probe = LeagueEnv(env_config)
     agent = probe.possible_agents[0]
     spec = RLModuleSpec(module_class=MaskedPPOModule, observation_space=probe.observation_spaces[agent],
