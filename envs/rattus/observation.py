@@ -108,7 +108,7 @@ class RattusObserver(Observer):
         self.witch_at = self.o["witch"]
         self.faces_at = lay.size  # seat v's faces of region r, slot s at faces_at + (v * 3 * R + 3 r + s) * 9
         self.zero = lay.size + n * NUM_REGIONS * SLOTS * FACE_SIZE
-        self.pack_seats = struct.Struct(f"{n}f")
+        self.pack_seats, self.seats_size = struct.Struct(f"{n}f").pack, 4 * n
         assert self.o["cube_supply"] == self.o["palace"] + P, "palace and supply are written as one span"
         self.pack_holdings = struct.Struct(f"{n}f{4 * (P - n)}x{n}f")  # palace, zeros, supply
         self.M = np.zeros(self.zero + 1, np.float32)
@@ -197,11 +197,10 @@ class RattusObserver(Observer):
         W, B = self.W, self.B
         if changes:
             tokens, learned, cubes = [], [], False
-            pack, size = self.pack_seats.pack, self.pack_seats.size  # slice writes: pack_into costs 3x
             for code in changes:
-                if code < TOKENS:
+                if code < TOKENS:  # slice writes: pack_into costs 3x
                     at = 4 * self.region_at[code - CUBES] + 12
-                    B[at:at + size] = pack(*state.cubes[code - CUBES])
+                    B[at:at + self.seats_size] = self.pack_seats(*state.cubes[code - CUBES])
                     cubes = True
                 elif code < KNOWLEDGE:
                     tokens.append(code - TOKENS)
@@ -264,16 +263,17 @@ class RattusObserver(Observer):
         """Region ``r``'s token count, slot rows and the faces seats know there: only the last slot row
         where the one change is a token nobody knows added, only the rows of the tokens in ``learned``
         (whose knowers changed) where the tokens are the same."""
-        face, swapped_by, know, rows = state.face, state.swapped_by, self._know, self.row_bytes
-        at, slot, old = self.region_at[r], state.slots[r], self._slots[r]
+        slot, old = state.slots[r], self._slots[r]
         if slot == old:
             for s, tid in enumerate(slot):
                 if tid in learned:
                     self._write_known(state, r, s, tid)
             return
-        self.W[at + 2] = len(slot)
         self._slots[r] = slot[:]
+        at = self.region_at[r]
+        self.W[at + 2] = len(slot)
         at = 4 * (at + 3 + P)
+        face, swapped_by, know, rows = state.face, state.swapped_by, self._know, self.row_bytes
         if len(slot) == len(old) + 1 and not know[slot[-1]] and slot[:-1] == old:
             at += 4 * SLOT_SIZE * len(old)
             tid = slot[-1]

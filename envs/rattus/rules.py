@@ -356,17 +356,17 @@ class RattusState(State):
                         (room & bits).to_bytes(C.NUM_REGIONS, "little") * k + zero_rows[k]
                         for k, bits in zip(counts, game.nbr_bits)])
                 parts[1] = part
-            if witch and self._witch_usable():
+            if witch and self._witch_usable(counts):
                 parts[2] = b"".join(map(getitem, game.peek_seg, counts))
         if king:
             parts[4] = bytes([not slot and row[p] > 0 for slot, row in zip(self.slots, self.cubes)])  # in play
         return parts
 
-    def _witch_usable(self) -> bool:
-        slots = self.slots
+    def _witch_usable(self, counts: list[int]) -> bool:
+        """Two tokens to peek (in two regions with ``other_region``), from the regions' token counts."""
         if self.game.witch_second_token == "other_region":
-            return len([r for r in self.game.in_play if slots[r]]) >= 2
-        return sum([len(slots[r]) for r in self.game.in_play]) >= 2
+            return len(counts) - counts.count(0) >= 2
+        return sum(counts) >= 2
 
     def locate(self, tid: int) -> tuple[int, int]:
         """(region, slot) of a token on the board; (-1, -1) elsewhere."""
