@@ -9,9 +9,13 @@ from typing import Any
 from .decisions import END_REASONS, NO_PROGRESS, TURN_CAP
 
 
+def cubes_on_board(state) -> list[int]:
+    """Each seat's cubes in the regions."""
+    return list(map(sum, zip(*state.cubes)))
+
+
 def final_scores(state) -> list[int]:
-    n = state.n
-    return [sum(row[p] for row in state.cubes) + state.palace[p] for p in range(n)]
+    return [board + palace for board, palace in zip(cubes_on_board(state), state.palace)]
 
 
 def tie_priority(state) -> list[int]:
@@ -41,7 +45,7 @@ def breakdown(state) -> dict[str, Any]:
     won, applied = _decide(state)
     return {
         "scores": final_scores(state),
-        "cubes_on_board": [sum(row[p] for row in state.cubes) for p in range(state.n)],
+        "cubes_on_board": cubes_on_board(state),
         "palace": list(state.palace),
         "winner": won,
         "tie_break_applied": applied,
