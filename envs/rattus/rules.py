@@ -216,16 +216,17 @@ class RattusState(State):
     # ================================================================== setup (§3)
     def setup(self, rng: np.random.Generator) -> None:
         game, n = self.game, self.n
-        self.face = [game.faces[i] for i in rng.permutation(C.NUM_TOKENS)]  # ids carry no face information
+        # ids carry no face information
+        self.face = list(map(game.faces.__getitem__, rng.permutation(C.NUM_TOKENS).tolist()))
         starting = [tid for tid in range(C.NUM_TOKENS) if game.starting_type[self.face[tid]]]
-        order = [starting[i] for i in rng.permutation(len(starting))]
+        order = list(map(starting.__getitem__, rng.permutation(len(starting)).tolist()))
         for r, tid in zip(game.in_play, order):  # one starting token per region in play (§3.3)
             self.slots[r].append(tid)
             self.setup_token[tid] = True
         rest = sorted(order[len(game.in_play):] + [t for t in range(C.NUM_TOKENS) if not game.starting_type[self.face[t]]])
         cut = set(rng.choice(len(rest), game.removed_count, replace=False).tolist()) if game.removed_count else set()
         self.removed = [rest[i] for i in sorted(cut)]  # RA-22: removed unseen (§3.4)
-        self.rat_supply = [rest[i] for i in range(len(rest)) if i not in cut]
+        self.rat_supply = [t for i, t in enumerate(rest) if i not in cut]
         self.plague = (game.in_play[int(rng.integers(len(game.in_play)))] if game.plague_start_region < 0
                        else game.plague_start_region)
         self.start_seat = int(rng.integers(n)) if game.start_player == "random" else game.start_player
@@ -507,7 +508,8 @@ class RattusState(State):
 
     def _next_spread(self) -> None:
         slots = self.slots
-        if self.spread_due > 0 and self.rat_supply and any([len(slots[r]) < SLOTS for r in self.game.nbrs[self.plague]]):
+        if self.spread_due > 0 and self.rat_supply and any(
+                [len(slots[r]) < SLOTS for r in self.game.nbrs[self.plague]]):
             self.pending = self.rat_supply.pop(int(self._rng.integers(len(self.rat_supply))))
             self.productive = True
             self.phase = SPREAD
