@@ -521,15 +521,17 @@ class RattusState(State):
     def _ravage(self, r: int, final: bool) -> None:
         """Reveal tokens of ``r`` (§5.2); in the final plague all of them, with effect while cubes remain."""
         slots, cubes = self.slots[r], self.cubes[r]
+        if not slots or not (final or sum(cubes)):
+            return
+        self.changes += (CUBES + r, TOKENS + r)
         random_order = self.game.reveal_order == "random"
-        if slots and (final or sum(cubes)):
-            self.changes += (CUBES + r, TOKENS + r)
+        face, swapped_by, revealed = self.face, self.swapped_by, self.revealed
         while slots and (final or sum(cubes)):
             tid = slots.pop(int(self._rng.integers(len(slots))) if random_order else 0)
-            self.swapped_by[tid] = -1
-            self.revealed.append(tid)
-            if sum(cubes):
-                self._resolve(cubes, self.face[tid])
+            swapped_by[tid] = -1
+            revealed.append(tid)
+            if not final or sum(cubes):  # outside the final plague the loop just checked the cubes
+                self._resolve(cubes, face[tid])
 
     def _resolve(self, cubes: list[int], face: int) -> None:
         """One revealed token (§5.3): outbreak if the cubes reach the limit; M, classes, then A."""
@@ -563,12 +565,12 @@ class RattusState(State):
         game = self.game
         self.regular_turns += 1
         self.no_progress = 0 if self.productive else self.no_progress + 1
-        seats = [self.active] if game.end_check_active_player_only else range(self.n)
         reason = -1
         if not self.rat_supply:
             reason = RAT_SUPPLY_EMPTY
         elif 0 in self.supply and any(
-                [self.supply[q] == 0 and (game.palace_counts_as_on_board or self.palace[q] == 0) for q in seats]):
+                [self.supply[q] == 0 and (game.palace_counts_as_on_board or self.palace[q] == 0)
+                 for q in ([self.active] if game.end_check_active_player_only else range(self.n))]):
             reason = ALL_CUBES_PLACED
         elif self.no_progress >= game.no_progress_turns:  # RA-24
             reason = NO_PROGRESS
