@@ -101,7 +101,7 @@ class RattusObserver(Observer):
         self.region_at = [self.o["regions"] + r * REGION_SIZE for r in range(NUM_REGIONS)]
         #: the per-step blocks ``phase`` .. ``final`` are one span of M, written from packed blocks by value
         self.volatile = (self.o["phase"], self.o["final"] + 1 + P)
-        self.volatile_bytes = (4 * self.volatile[0], 4 * self.volatile[1])
+        self.volatile_bytes = slice(4 * self.volatile[0], 4 * self.volatile[1])
         self._blocks = _BLOCKS.setdefault(self.volatile, {})  # shared by observers of the same layout
         self.palace_at = 4 * self.o["palace"]
         self.cards_at, self.actor_at, self.turns_at = 4 * self.o["cards"], 4 * self.o["actor"], self.o["turns"]
@@ -147,12 +147,13 @@ class RattusObserver(Observer):
         self._tick = -1  # and its tick then
 
     def encode(self, state, player: int) -> np.ndarray:
-        if state is not self._state or state.tick != self._tick:
-            if state is self._state and state.tick == self._tick + 1:
+        tick = state.tick
+        if tick != self._tick or state is not self._state:
+            if tick == self._tick + 1 and state is self._state:
                 self._update(state, state.changes)
             else:
                 self._rebuild(state)
-            self._state, self._tick = state, state.tick
+            self._state, self._tick = state, tick
         return self.M[self.gather[player]]
 
     # ------------------------------------------------------------------ table upkeep
@@ -237,7 +238,7 @@ class RattusObserver(Observer):
                 block = self._blocks[key] = self._volatile_block(key)
                 if len(self._blocks) > VOLATILE_CACHE_SIZE:
                     self._blocks.clear()
-            B[self.volatile_bytes[0]:self.volatile_bytes[1]] = block
+            B[self.volatile_bytes] = block
             self._block = key
         if phase == WITCH_SECOND or phase == WITCH_DECIDE:  # the peeked cells, on the block's zeros
             for i, tid in enumerate(state.witch):

@@ -107,7 +107,7 @@ class RattusGame(LayoutGame):
                                     for k in range(S + 1)) for r in range(R))
         self.nbr_bits = tuple(int.from_bytes(bytes(t in self.nbrs[f] for t in range(R)), "little") for f in range(R))
         self.peasant_seg = bytes(flag)
-        self.no_place = bytes(2 * R)
+        self.no_place = (bytes(R), bytes(R))  # PLACE, PLACE_PEASANT
         self.no_ability_parts = (bytes(self.a_king + R - self.a_merchant),)  # Merchant .. King
         self.no_takes, self.seat_rows = bytes(6), [(p,) * 6 for p in range(self.num_players)]
         self.columns = [itemgetter(p) for p in range(self.num_players)]  # a seat's entry of a per-seat row
@@ -321,13 +321,13 @@ class RattusState(State):
         if self.placed or self.supply[p] <= 0:
             place = game.no_place
         elif holder[PEASANT] != p:
-            place = bytes(map(bool, self.slots)) + game.no_king
+            place = (bytes(map(bool, self.slots)), game.no_king)
         else:
-            place = (bytes(map(bool, self.slots)) if game.peasant_bonus_optional else game.no_king) + game.peasant_seg
+            place = (bytes(map(bool, self.slots)) if game.peasant_bonus_optional else game.no_king, game.peasant_seg)
         end = game.placement_optional or self.placed or place == game.no_place
         takes = game.no_takes if self.card_taken else bytes(map(ne, holder, game.seat_rows[p]))
         abilities = self._ability_parts(p, None) if p in holder else game.no_ability_parts
-        return b"".join((b"\1" if end else b"\0", takes, place, *abilities, game.mask_tail))
+        return b"".join((b"\1" if end else b"\0", takes, *place, *abilities, game.mask_tail))
 
     def _ability_parts(self, p: int, allowed: set[int] | None) -> list[bytes] | tuple[bytes]:
         """The mask's bytes from MERCHANT to KING, in parts: the Merchant, Monk, Witch and King uses open
