@@ -134,7 +134,7 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
                      {"building_selection": "agreed", "finite_supplies": False, "all_dead_variant": True}),
         golden=(({"num_players": 2}, 0), ({"num_players": 4}, 1),
                 ({"num_players": 5, "population_choice": "full", "point_token_values": list(range(1, 21))}, 2)),
-        train_presets=("rattus_cartus",),
+        train_presets=("rattus_cartus", "rattus_cartus_shaped"),
         search=SearchHooks(
             round_attribute="round", evaluation="hiddenhand.envs.rattus_cartus.evaluation:evaluate",
             defaults={"ismcts": {"iterations": 70, "horizon": "round", "value": "estimate", "rollout": "heuristic",
