@@ -30,8 +30,7 @@ GIFT_FLAGS = 5
 LOCATED = 6
 #: ``tokens[seat]`` may have changed.
 TOKENS = 7
-#: ``revealed[seat]`` or ``last_reveal[seat]`` changed, or ``shown[seat]`` by a reveal (which lists no SHOWN
-#: entries of its own).
+#: ``revealed[seat]`` or ``last_reveal[seat]`` changed.
 REVEAL = 8
 #: ``taken[seat][index]`` changed.
 TAKEN = 9

@@ -52,7 +52,7 @@ class RattusCartusObserver(Observer):
         "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
         "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_B", "_pieces",
         "_counts", "_seen_rows", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
-        "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_small", "_dec_at", "_dec_actor", "_phase_d_key", "_game", "_supply",
+        "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_context", "_seats", "_dec_at", "_dec_actor", "_game", "_supply",
         "_discard", "_reshuffled", "_gold", "_used", "_repl_known",
     )
 
@@ -123,14 +123,14 @@ class RattusCartusObserver(Observer):
         if runs is None:
             runs = _RUNS[key] = [_runs(self._gather_for(v)) for v in range(n)]
         self._pieces = [[self._B[start:stop] for start, stop in seat] for seat in runs]
-        # the decision and actor blocks as bytes, by decision * (n + 1) + actor + 1 (actor -1: none)
+        # the decision and actor blocks as bytes, by decision and actor (actor -1, the last: none)
         one_hots = _DEC_ACTOR.get(n)
         if one_hots is None:
             rows = np.zeros((11, n + 1, 11 + n), np.float32)
             for d in range(11):
                 rows[d, :, d] = 1.0
-                rows[d, range(1, n + 1), range(11, 11 + n)] = 1.0
-            one_hots = _DEC_ACTOR[n] = [row.tobytes() for row in rows.reshape(-1, 11 + n)]
+                rows[d, range(n), range(11, 11 + n)] = 1.0
+            one_hots = _DEC_ACTOR[n] = [[actor.tobytes() for actor in decision] for decision in rows]
         self._dec_at, self._dec_actor = slice(4 * self._M_DEC, 4 * (self._M_ACTOR + n)), one_hots
         # work found while updating, done once at the end: seats whose counts (pending, committed) or
         # whole seen_outside row to rewrite, single seen_outside cells (seat, kind), kinds for every seat,
@@ -232,8 +232,8 @@ class RattusCartusObserver(Observer):
         n = self._n
         self._supply_slot, self._entered = [-1] * n, [-1] * n  # one-hots written
         self._start, self._rsp, self._phase = -1, -1, -1
-        self._small = [-1, 0]  # first look, looks due
-        self._phase_d_key: tuple | None = None
+        self._context = (0, -1, -1, 0, 0)  # the context and context seats written
+        self._seats: tuple | None = None
         # round, phase, population deck, clock, reshuffles, players entered, point tokens left
         self._game = [-1, -1, 0, 0, 0, 0, 0]
         self._used = self._repl_known = 0  # used building cards, replacement-pile cards face up written
@@ -249,9 +249,7 @@ class RattusCartusObserver(Observer):
         counts, cells, kinds = self._counts, self._seen_cells, self._seen_kinds
         due = shared = False  # anything for _finish; the game block may have changed
         for code, p, i in changes:  # the most frequent first
-            if code == SHOWN:
-                W[S + p * F + 20 + i] = state.shown[p][i]
-            elif code == HAND:
+            if code == HAND:
                 W[self._M_PRIV + p * P + i] = state.hands[p][i]
                 W[S + p * F + 1] = state.hand_size[p]
                 if i < NUM_KINDS:
@@ -259,44 +257,23 @@ class RattusCartusObserver(Observer):
                     due = True
             elif code == LOCATED:
                 kinds[i] = due = shared = self._kinds_due = True
+            elif code == SHOWN:
+                W[S + p * F + 20 + i] = state.shown[p][i]
             elif code == REVEAL:
-                _TYPES.pack_into(self._M, 4 * (S + p * F + 20), *state.shown[p])  # the cards shown
-                at = 4 * (self._M_REVEALS + p * NUM_ITEMS)
-                if state.revealed[p]:
-                    _ITEMS.pack_into(self._M, at, *state.last_reveal[p])
-                else:
-                    self._B[at:at + _ITEM_BYTES] = _ZERO_ITEM_BYTES
+                self._write_items(self._M_REVEALS + p * NUM_ITEMS, state.last_reveal[p] if state.revealed[p] else ())
                 counts[p] = True
             elif code == RATS:
                 W[S + p * F] = state.rats[p]
-            elif code == GAME:
-                shared = True
-            elif code == DECK:
-                W[10] = self._game[2] = len(state.deck)  # in the game block
-            elif code == HOLDINGS:
-                at = 4 * (self._M_PRIV + p * P)
-                for row in (state.hands[p], state.pending[p], state.committed[p]):  # empty rows as bytes
-                    if any(row):
-                        _ITEMS.pack_into(self._M, at, *row)
-                    else:
-                        self._B[at:at + _ITEM_BYTES] = _ZERO_ITEM_BYTES
-                    at += _ITEM_BYTES
-                W[S + p * F + 1] = state.hand_size[p]
-                counts[p] = shared = True
             elif code == ENTER:
                 self._write_entered(state, p)
                 W[S + p * F + 12] = state.entry_pos[p] + 1
                 W[S + p * F + 13] = state.entry_order[p] + 1
                 W[15] = self._game[5] = state.num_entered  # in the game block
-                counts[p] = True
+                # (its counts stay 0: nothing committed yet, and no pending cards shown before phase D)
             elif code == SUPPLY_SLOT:
                 self._write_supply_slot(state, p)
-            elif code == PENDING:
-                W[self._M_PRIV + p * P + NUM_ITEMS + i] = state.pending[p][i]
-                counts[p] = True
-                if i < NUM_KINDS:
-                    cells.append((p, i))
-                    due = True
+            elif code == DECK:
+                W[10] = self._game[2] = len(state.deck)  # in the game block
             elif code == ANNOUNCE:
                 W[S + p * F + 4] = state.announced[p] >= 0
             elif code == TURN:
@@ -307,23 +284,38 @@ class RattusCartusObserver(Observer):
                 W[S + p * F + 14] = state.passes[p]
                 if self._write_entered(state, p):
                     counts[p] = True
+            elif code == HOLDINGS:
+                at = self._M_PRIV + p * P
+                self._write_items(at, state.hands[p])
+                self._write_items(at + NUM_ITEMS, state.pending[p])
+                self._write_items(at + 2 * NUM_ITEMS, state.committed[p])
+                W[S + p * F + 1] = state.hand_size[p]
+                counts[p] = shared = True
+            elif code == PENDING:
+                W[self._M_PRIV + p * P + NUM_ITEMS + i] = state.pending[p][i]
+                counts[p] = True
+                if i < NUM_KINDS:
+                    cells.append((p, i))
+                    due = True
             elif code == INFLUENCE:
                 W[S + p * F + 35 + i] = state.level[p][i]
                 self._ranks_due[i] = due = shared = True
+            elif code == GAME:
+                shared = True
             elif code == PEEK:
                 W[self._M_LOOKS + p * NUN_ROW_SIZE + i] = state.peek_count[p][i]
                 if state.peeked[p][i]:
                     row = self._M_PRIV + p * P + 3 * NUM_ITEMS + 2 + i * (NUM_KINDS + 1)
                     W[row + state.nun_row[i]] = 1.0
                     W[row + NUM_KINDS] = 1.0
+            elif code == TAKEN:
+                W[S + p * F + 15 + i] = state.taken[p][i]
+                shared = True
             elif code == GIFTS:  # p gave to i, or i showed cards p had given it
                 _GIFT.pack_into(self._M, 4 * (self._M_GIFTS + p * P + (i - p) % n * (NUM_ITEMS + 1)),
                                 *state.gifts[p][i], state.gift_flag[p][i])
                 W[S + p * F + 32] = state.hidden_out[p]
                 W[S + i * F + 31] = state.hidden_in[i]
-            elif code == TAKEN:
-                W[S + p * F + 15 + i] = state.taken[p][i]
-                shared = True
             elif code == PASSES:
                 W[S + p * F + 14] = state.passes[p]
             elif code == TOKENS:
@@ -369,25 +361,24 @@ class RattusCartusObserver(Observer):
             if kinds.count(True) > 8:  # cheaper by whole rows
                 rows[:] = [True] * n
             elif False in rows:
-                hands, pending, committed, revealed, seen = state.hands, state.pending, state.committed, \
-                    state.revealed, state.seen
-                shown = [q for q in range(n) if revealed[q]]
+                committed, revealed = state.committed, state.revealed
+                shown = [committed[q] for q in range(n) if revealed[q]]
+                # per seat to rewrite: hand, pending, own committed cards while not revealed, seen, first cell
+                seats = [(state.hands[v], state.pending[v], _NO_CARDS if revealed[v] else committed[v], state.seen[v],
+                          seen_at + v * P) for v in range(n) if not rows[v]]
                 for k in compress(_KIND_RANGE, kinds):
                     table = state.discard[k]  # located by everybody
-                    for q in shown:
-                        table += committed[q][k]
-                    for v in range(n):
-                        if not rows[v]:
-                            t = hands[v][k] + pending[v][k] + table
-                            if not revealed[v]:
-                                t += committed[v][k]
-                            s = seen[v][k]
-                            W[seen_at + v * P + k] = t if t > s else s
+                    for cards in shown:
+                        table += cards[k]
+                    for hand, pending, own, seen, at in seats:
+                        t = hand[k] + pending[k] + own[k] + table
+                        s = seen[k]
+                        W[at + k] = t if t > s else s
             kinds[:] = _NO_KINDS
         if cells:
             hands, pending, committed, discard = state.hands, state.pending, state.committed, state.discard
             revealed, seen = state.revealed, state.seen
-            shown = [q for q in range(n) if revealed[q]]
+            shown = [q for q in range(n) if revealed[q]] if True in revealed else ()
             for v, k in cells:
                 if not rows[v]:
                     t = hands[v][k] + pending[v][k] + committed[v][k] + discard[k]
@@ -492,55 +483,66 @@ class RattusCartusObserver(Observer):
                 if any(state.pending[p]):
                     self._counts[p] = True
 
+    def _write_items(self, at: int, row: list[int] | tuple) -> None:
+        """A row of NUM_ITEMS counts (``()``: zeros) at cell ``at``; an empty row as bytes."""
+        if any(row):
+            _ITEMS.pack_into(self._M, 4 * at, *row)
+        else:
+            self._B[4 * at:4 * at + _ITEM_BYTES] = _ZERO_ITEM_BYTES
+
     def _zero(self, start: int, count: int) -> None:
         """Cells ``start`` to ``start + count`` of M set to 0."""
         self._B[4 * start:4 * (start + count)] = bytes(4 * count)
 
     def _sync_small(self, state: RattusCartusState) -> None:
-        """decision and actor (both one-hots as one byte string), context and context seats (absolute
-        seats), value by value; the phase D part (slot, action, Watchtower, context seats) rewritten whenever it differs."""
-        W, memo = self._W, self._small
-        self._B[self._dec_at] = self._dec_actor[state.decision * (self._n + 1) + state.current_player + 1]
-        if state.first_pos != memo[0]:
-            if memo[0] >= 0:
-                W[self._M_CTX + 4 + memo[0]] = 0.0
-            if state.first_pos >= 0:
-                W[self._M_CTX + 4 + state.first_pos] = 1.0
-            memo[0] = state.first_pos
-        if state.left != memo[1]:
-            W[self._M_CTX + 3] = memo[1] = state.left
+        """decision and actor (one-hots, as bytes), the context when its values changed and, in phase D,
+        the context seats when they changed."""
+        self._B[self._dec_at] = self._dec_actor[state.decision][state.current_player]
         if state.phase == 2:
             queue, qi = state.queue, state.qi
-            key = (state.slot, queue[qi][1] if qi < len(queue) else -1, state.wt_t, state.flute, state.cands,
-                   state.sword, state.wt_victims)
+            context = (state.left, state.first_pos, state.slot if state.slot < self.game.k else -1,
+                       queue[qi][1] if qi < len(queue) else 0, state.wt_t + 1)
+            seats = (state.flute, state.cands, state.sword, state.wt_victims)
         else:
-            key = None
-        was = self._phase_d_key
-        if key != was:
-            c = self._M_CTX
-            self._zero(c, 3)
-            self._zero(c + 9, 2)
-            if key is not None:
-                slot, special, wt_t, flute, cands, sword, victims = key
-                if slot < self.game.k:
-                    W[c + slot] = 1.0
-                if special >= 0:
-                    W[c + 9] = special
-                if wt_t >= 0:
-                    W[c + 10] = wt_t + 1
-                key = key[:4] + (list(cands), list(sword), list(victims))
-            if (key and key[3:]) != (was and was[3:]):
-                self._write_context_seats(key)
-            self._phase_d_key = key
+            context, seats = (state.left, state.first_pos, -1, 0, 0), None
+        if context != self._context:
+            self._write_context(context, self._context)
+            self._context = context
+        if seats != self._seats:
+            self._write_context_seats(seats)
+            self._seats = seats and (seats[0], *map(list, seats[1:]))  # (the state changes its lists in place)
 
-    def _write_context_seats(self, key: tuple | None) -> None:
-        """Every seat's context seats (by relative seat, in its block) from the phase D key."""
+    def _write_context(self, context: tuple[int, int, int, int, int], was: tuple[int, int, int, int, int]) -> None:
+        """The context values that differ from ``was``: looks / cards / discards due, D8 first look, slot
+        resolving, special action, Watchtower t + 1 (one-hots at -1: none)."""
+        W, c = self._W, self._M_CTX
+        left, first_pos, slot, special, wt = context
+        if left != was[0]:
+            W[c + 3] = left
+        if first_pos != was[1]:
+            if was[1] >= 0:
+                W[c + 4 + was[1]] = 0.0
+            if first_pos >= 0:
+                W[c + 4 + first_pos] = 1.0
+        if slot != was[2]:
+            if was[2] >= 0:
+                W[c + was[2]] = 0.0
+            if slot >= 0:
+                W[c + slot] = 1.0
+        if special != was[3]:
+            W[c + 9] = special
+        if wt != was[4]:
+            W[c + 10] = wt
+
+    def _write_context_seats(self, seats: tuple | None) -> None:
+        """Every seat's context seats (by relative seat, in its block): D5/D7 candidates, Sword winner and
+        loser, Flute winner, Watchtower victims (none outside phase D)."""
         W, n, block, cs = self._W, self._n, self._BLOCK, self._M_CSEATS
         for v in range(n):
             self._zero(cs + v * block, 5 * n)
-        if key is None:
+        if seats is None:
             return
-        _, _, _, flute, cands, sword, victims = key
+        flute, cands, sword, victims = seats
         cells = [(0, q) for q in cands] + [(4, q) for q in victims]
         cells += [(j, q) for j, q in ((1, sword[0]), (2, sword[1]), (3, flute)) if q >= 0]
         for j, q in cells:
@@ -621,13 +623,14 @@ def _runs(index: np.ndarray) -> list[tuple[int, int]]:
 
 
 _RUNS: dict[tuple[int, bool], list[list[tuple[int, int]]]] = {}
-_DEC_ACTOR: dict[int, list[bytes]] = {}
+_DEC_ACTOR: dict[int, list[list[bytes]]] = {}
 
 
 _NO_KINDS = [False] * NUM_KINDS
+_NO_CARDS = (0,) * NUM_KINDS
 _KIND_RANGE = range(NUM_KINDS)
 # float32 writes of whole rows (one C call instead of a write per value)
-_KINDS, _ITEMS, _GIFT, _SUPPLY, _TYPES = (Struct(f"{size}f") for size in (NUM_KINDS, NUM_ITEMS, NUM_ITEMS + 1, 7, 11))
+_KINDS, _ITEMS, _GIFT, _SUPPLY = (Struct(f"{size}f") for size in (NUM_KINDS, NUM_ITEMS, NUM_ITEMS + 1, 7))
 _ITEM_BYTES = 4 * NUM_ITEMS
 _ZERO_ITEM_BYTES = bytes(_ITEM_BYTES)  # a row of 35 items at 0 (an int-to-float pack costs far more)
 _ONE_HOT3 = {-1: [0.0, 0.0, 0.0], 0: [1.0, 0.0, 0.0], 1: [0.0, 1.0, 0.0], 2: [0.0, 0.0, 1.0]}

@@ -11,7 +11,8 @@ read the state duck-typed, so this module imports them at the top and nothing im
 
 from __future__ import annotations
 
-from itertools import compress
+from bisect import bisect
+from itertools import accumulate, compress
 from operator import add
 from typing import Any, ClassVar
 
@@ -367,20 +368,20 @@ class RattusCartusState(State):
         self.tick += 1
         self.changes.clear()
         game = self.game
-        mask, self._mask = self._mask, None
         if self.decision == D4 and action != game.stop_action:  # the most frequent action
             self.quiet = True
+            hand = self.hands[self.current_player]
             item = self._commit(self.current_player, action)
+            if not hand[item] and (item >= NUM_KINDS or game.full_choice or
+                                   not any(hand[item - item % 5:item - item % 5 + 5])):
+                self._mask = None  # the mask holds while the committed card's action is left
         else:
             self.quiet = False
+            self._mask = None
             self._apply(action)
         if game.auto_resolve_forced:
+            self._mask = None
             self._settle()
-        if self.quiet and mask is not None:  # the mask holds while the committed card's action is left
-            hand = self.hands[self.current_player]
-            if hand[item] if item >= NUM_KINDS or game.full_choice else \
-                    any(hand[item - item % 5:item - item % 5 + 5]):
-                self._mask = mask
         self._rng = None
 
     def _settle(self) -> None:
@@ -484,15 +485,11 @@ class RattusCartusState(State):
         if item >= 0:
             return item
         lo = card_type * 5
-        counts = holding[lo:lo + 5]
         if self.game.population_choice == "lowest_nun":
-            return lo + next(i for i, count in enumerate(counts) if count)
-        r = int(self._rng.random() * sum(counts))
-        for i, count in enumerate(counts):
-            r -= count
-            if r < 0:
-                return lo + i
-        raise AssertionError("unreachable")
+            return lo + next(i for i, count in enumerate(holding[lo:lo + 5]) if count)
+        # a card drawn at random: the first item whose running total exceeds r = int(u * total)
+        totals = list(accumulate(holding[lo:lo + 5]))
+        return lo + bisect(totals, self._rng.random() * totals[-1])
 
     def _take_from_hand(self, p: int, item: int) -> None:
         self.hands[p][item] -= 1
@@ -767,10 +764,11 @@ class RattusCartusState(State):
             committed = self.committed[p]
             self.revealed[p] = True
             self.last_reveal[p] = list(committed)
-            self.changes.append((REVEAL, p, 0))  # and with it the cards shown (see .changes)
+            self.changes.append((REVEAL, p, 0))
             shown, forget = self.shown[p], self.hidden_in[p]
-            for item in compress(_ITEMS, committed):
+            for item in compress(_ITEMS, committed):  # _show, inlined
                 shown[ITEM_TYPE[item]] += committed[item]
+                self.changes.append((SHOWN, p, ITEM_TYPE[item]))
                 if forget:
                     self._forget_gifts(p, item, committed[item])
                 if item < NUM_KINDS:
