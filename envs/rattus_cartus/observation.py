@@ -97,11 +97,12 @@ class RattusCartusObserver(Observer):
         # M gathered through that seat's index array, which rotates the seats, picks the seat's own private
         # blocks and points what it may not see at a cell that stays 0. Each seat has a block of its own:
         # context seats and gifts by relative seat (as in its vector) around its private section, so that
-        # the vector reads it in one run.
+        # the vector reads it in one run. The actor and start player one-hots are kept twice over (cell q and
+        # q + n), so that any rotation of them is one run too.
         self._M_DEC = self.layout.size - off["game"]  # the shared blocks come first, as in the vector
         self._M_ACTOR = self._M_DEC + 11
-        self._M_START = self._M_ACTOR + n
-        self._M_CTX = self._M_START + n
+        self._M_START = self._M_ACTOR + 2 * n
+        self._M_CTX = self._M_START + 2 * n
         self._M_CSEATS = self._M_CTX + CONTEXT_FEATURES  # seat 0's block: context seats,
         self._M_PRIV = self._M_CSEATS + 5 * n  # hand, pending, committed, tokens, nun row, seen,
         self._PRIVATE = off["gifts"] - off["own_hand"]
@@ -123,15 +124,15 @@ class RattusCartusObserver(Observer):
         if runs is None:
             runs = _RUNS[key] = [_runs(self._gather_for(v)) for v in range(n)]
         self._pieces = [[self._B[start:stop] for start, stop in seat] for seat in runs]
-        # the decision and actor blocks as bytes, by decision and actor (actor -1, the last: none)
+        # the decision and (doubled) actor blocks as bytes, by decision and actor (actor -1, the last: none)
         one_hots = _DEC_ACTOR.get(n)
         if one_hots is None:
-            rows = np.zeros((11, n + 1, 11 + n), np.float32)
+            rows = np.zeros((11, n + 1, 11 + 2 * n), np.float32)
             for d in range(11):
                 rows[d, :, d] = 1.0
-                rows[d, range(n), range(11, 11 + n)] = 1.0
+                rows[d, range(n), range(11, 11 + n)] = rows[d, range(n), range(11 + n, 11 + 2 * n)] = 1.0
             one_hots = _DEC_ACTOR[n] = [[actor.tobytes() for actor in decision] for decision in rows]
-        self._dec_at, self._dec_actor = slice(4 * self._M_DEC, 4 * (self._M_ACTOR + n)), one_hots
+        self._dec_at, self._dec_actor = slice(4 * self._M_DEC, 4 * self._M_START), one_hots
         # work found while updating, done once at the end: seats whose counts (pending, committed) or
         # whole seen_outside row to rewrite, single seen_outside cells (seat, kind), kinds for every seat,
         # classes to rank
@@ -153,8 +154,8 @@ class RattusCartusObserver(Observer):
         index[c:c + self._BLOCK] = self._M_CSEATS + v * self._BLOCK + np.arange(self._BLOCK)
         for r in range(n):
             q = (v + r) % n
-            index[off["actor"] + r] = self._M_ACTOR + q
-            index[off["start_player"] + r] = self._M_START + q
+            index[off["actor"] + r] = self._M_ACTOR + v + r
+            index[off["start_player"] + r] = self._M_START + v + r
             s = off["seats"] + r * SEAT_FEATURES
             index[s:s + SEAT_FEATURES] = self._M_SEATS + q * SEAT_FEATURES + np.arange(SEAT_FEATURES)
             if r and not self.game.rats_public:  # R-A30: others' rats stay hidden
@@ -467,9 +468,9 @@ class RattusCartusObserver(Observer):
         if state.start != self._start:
             if self._start >= 0:
                 W[S + self._start * F + 47] = 0.0
-                W[self._M_START + self._start] = 0.0
+                W[self._M_START + self._start] = W[self._M_START + self._start + self._n] = 0.0
             W[S + state.start * F + 47] = 1.0
-            W[self._M_START + state.start] = 1.0
+            W[self._M_START + state.start] = W[self._M_START + state.start + self._n] = 1.0
             self._start = state.start
         if state.rsp != self._rsp:
             if self._rsp >= 0:
