@@ -23,7 +23,8 @@ class SearchHooks:
     round_attribute: str | None = None
     #: ``"module:function"`` of an evaluation ``f(state, seat)`` of a position, finished or not: every
     #: seat's expected win/loss reward in [-1, 1] as ``seat`` can judge it (enables ``value="estimate"``).
-    #: It is applied only to re-dealt copies and may read the hidden part only as ``seat`` knows it.
+    #: Search applies it to re-dealt copies, training (``potential: evaluation``) to the true position: it
+    #: must read the hidden part only as ``seat`` knows it.
     evaluation: str | None = None
     #: Per algorithm (``"ismcts"``, ``"pimc"``), option defaults that keep a move within about 200 ms
     #: on one core; anything not listed falls back to the algorithm's own defaults.
