@@ -51,7 +51,7 @@ class RattusCartusObserver(Observer):
     __slots__ = (
         "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
         "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_B", "_pieces",
-        "_counts", "_seen_rows", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
+        "_counts", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
         "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_context", "_seats", "_dec_at", "_dec_actor", "_game", "_supply",
         "_discard", "_reshuffled", "_gold", "_used", "_repl_known",
     )
@@ -137,7 +137,6 @@ class RattusCartusObserver(Observer):
         # whole seen_outside row to rewrite, single seen_outside cells (seat, kind), kinds for every seat,
         # classes to rank
         self._counts = [False] * n
-        self._seen_rows = [False] * n
         self._seen_cells: list[tuple[int, int]] = []
         self._seen_kinds = list(_NO_KINDS)  # kinds whose seen_outside cells to rewrite for every seat
         self._kinds_due = False  # any of them
@@ -202,7 +201,7 @@ class RattusCartusObserver(Observer):
         self._reset_memos()
         self._gold = _gold_public(self.game, state)  # the building set is fixed
         self._W[1], self._W[7] = self.game.rounds, self.game.k
-        self._seen_rows[:] = [True] * n  # (ranks: the classes with influence, by their INFLUENCE entries)
+        # (ranks: the classes with influence, by their INFLUENCE entries)
         # on zeros, only what is not zero needs writing
         changes = [(GIFTS, v, q) for v in range(n) if True in state.gift_flag[v] or any(map(any, state.gifts[v]))
                    for q in range(n) if q != v and (state.gift_flag[v][q] or any(state.gifts[v][q]))]
@@ -226,7 +225,7 @@ class RattusCartusObserver(Observer):
                 changes += [(PEEK, p, i) for i, count in enumerate(state.peek_count[p]) if count or state.peeked[p][i]]
         changes.append((GAME, 0, 0))
         self._update(state, changes)
-        self._finish(state)  # every row and rank
+        self._write_seen_rows(state)
 
     def _reset_memos(self) -> None:
         """The values a table of zeros shows, for each group compared with the state."""
@@ -353,63 +352,56 @@ class RattusCartusObserver(Observer):
     def _finish(self, state: RattusCartusState) -> None:
         """The ranks and seen_outside values the update found changed."""
         W, n, P = self._W, self._n, self._BLOCK
-        rows, cells, kinds = self._seen_rows, self._seen_cells, self._seen_kinds
+        cells, kinds = self._seen_cells, self._seen_kinds
         if True in self._ranks_due:
             self._write_ranks(state)
         seen_at = self._M_PRIV + self._SEEN
         if self._kinds_due:
             self._kinds_due = False
-            if kinds.count(True) > 8:  # cheaper by whole rows
-                rows[:] = [True] * n
-            elif False in rows:
-                committed, revealed = state.committed, state.revealed
-                shown = [committed[q] for q in range(n) if revealed[q]]
-                # per seat to rewrite: hand, pending, own committed cards while not revealed, seen, first cell
-                seats = [(state.hands[v], state.pending[v], _NO_CARDS if revealed[v] else committed[v], state.seen[v],
-                          seen_at + v * P) for v in range(n) if not rows[v]]
-                for k in compress(_KIND_RANGE, kinds):
-                    table = state.discard[k]  # located by everybody
-                    for cards in shown:
-                        table += cards[k]
-                    for hand, pending, own, seen, at in seats:
-                        t = hand[k] + pending[k] + own[k] + table
-                        s = seen[k]
-                        W[at + k] = t if t > s else s
+            # kind by kind (cheaper than packing whole rows even for 20 kinds)
+            committed, revealed = state.committed, state.revealed
+            shown = [committed[q] for q in range(n) if revealed[q]]
+            # per seat: hand, pending, own committed cards while not revealed, seen, first cell
+            seats = [(state.hands[v], state.pending[v], _NO_CARDS if revealed[v] else committed[v], state.seen[v],
+                      seen_at + v * P) for v in range(n)]
+            for k in compress(_KIND_RANGE, kinds):
+                table = state.discard[k]  # located by everybody
+                for cards in shown:
+                    table += cards[k]
+                for hand, pending, own, seen, at in seats:
+                    t = hand[k] + pending[k] + own[k] + table
+                    s = seen[k]
+                    W[at + k] = t if t > s else s
             kinds[:] = _NO_KINDS
         if cells:
             hands, pending, committed, discard = state.hands, state.pending, state.committed, state.discard
             revealed, seen = state.revealed, state.seen
             shown = [q for q in range(n) if revealed[q]] if True in revealed else ()
             for v, k in cells:
-                if not rows[v]:
-                    t = hands[v][k] + pending[v][k] + committed[v][k] + discard[k]
-                    for q in shown:
-                        if q != v:
-                            t += committed[q][k]
-                    s = seen[v][k]
-                    W[seen_at + v * P + k] = t if t > s else s
+                t = hands[v][k] + pending[v][k] + committed[v][k] + discard[k]
+                for q in shown:
+                    if q != v:
+                        t += committed[q][k]
+                s = seen[v][k]
+                W[seen_at + v * P + k] = t if t > s else s
             cells.clear()
-        if True in rows:
-            self._write_seen_rows(state)
 
     def _write_seen_rows(self, state: RattusCartusState) -> None:
-        """The seen_outside rows of the seats in ``_seen_rows`` (``state.seen_now``, with the cards located
-        by everybody added up once)."""
-        rows, revealed, committed = self._seen_rows, state.revealed, state.committed
+        """Every seat's seen_outside row (``state.seen_now``, with the cards located by everybody added up
+        once)."""
+        revealed, committed = state.revealed, state.committed
         table = state.discard
         for q in range(self._n):
             if revealed[q]:
                 table = list(map(add, table, committed[q]))
         at = 4 * (self._M_PRIV + self._SEEN)
         for v in range(self._n):
-            if rows[v]:
-                rows[v] = False
-                located = map(add, map(add, state.hands[v], state.pending[v]), table)
-                if not revealed[v]:
-                    located = map(add, located, committed[v])
-                seen = state.seen[v]
-                _KINDS.pack_into(self._M, at + 4 * v * self._BLOCK,
-                                 *([a if a > b else b for a, b in zip(located, seen)] if any(seen) else located))
+            located = map(add, map(add, state.hands[v], state.pending[v]), table)
+            if not revealed[v]:
+                located = map(add, located, committed[v])
+            seen = state.seen[v]
+            _KINDS.pack_into(self._M, at + 4 * v * self._BLOCK,
+                             *([a if a > b else b for a, b in zip(located, seen)] if any(seen) else located))
 
     def _write_counts(self, state: RattusCartusState, p: int) -> None:
         """Seat ``p``'s pending cards (phase D), committed cards (once entered), committed cards not yet
@@ -425,18 +417,15 @@ class RattusCartusObserver(Observer):
 
     def _write_ranks(self, state: RattusCartusState) -> None:
         """Every seat's influence rank in the classes whose levels changed (1 = first, 0 = level 0; ties by
-        arrival, §6.1)."""
+        arrival, §6.1). Levels only rise within a game, so a seat at level 0 still shows 0."""
         W, due, n = self._W, self._ranks_due, self._n
         level, stamp = state.level, state.stamp
         at = self._M_SEATS + 41
-        for c in range(NUM_CLASSES):
-            if due[c]:
-                due[c] = False
-                for p in range(n):
-                    W[at + p * SEAT_FEATURES + c] = 0.0
-                ranked = sorted((-level[p][c], stamp[p][c], p) for p in range(n) if level[p][c])
-                for place, (_, _, p) in enumerate(ranked, 1):
-                    W[at + p * SEAT_FEATURES + c] = place
+        for c in compress(range(NUM_CLASSES), due):
+            ranked = sorted((-level[p][c], stamp[p][c], p) for p in range(n) if level[p][c])
+            for place, (_, _, p) in enumerate(ranked, 1):
+                W[at + p * SEAT_FEATURES + c] = place
+        due[:] = _NO_CLASSES
 
     def _write_supply_slot(self, state: RattusCartusState, p: int) -> None:
         slot, was = state.supply_slot[p], self._supply_slot[p]
@@ -628,6 +617,7 @@ _DEC_ACTOR: dict[int, list[list[bytes]]] = {}
 
 
 _NO_KINDS = [False] * NUM_KINDS
+_NO_CLASSES = [False] * NUM_CLASSES
 _NO_CARDS = (0,) * NUM_KINDS
 _KIND_RANGE = range(NUM_KINDS)
 # float32 writes of whole rows (one C call instead of a write per value)
