@@ -53,7 +53,7 @@ class RattusCartusObserver(Observer):
         "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_B", "_pieces",
         "_counts", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
         "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_context", "_seats", "_dec_at", "_dec_actor", "_game", "_supply",
-        "_discard", "_reshuffled", "_gold", "_used", "_repl_known",
+        "_discard", "_gold", "_used", "_repl_known",
     )
 
     @staticmethod
@@ -234,12 +234,12 @@ class RattusCartusObserver(Observer):
         self._start, self._rsp, self._phase = -1, -1, -1
         self._context = (0, -1, -1, 0, 0)  # the context and context seats written
         self._seats: tuple | None = None
-        # round, phase, population deck, clock, reshuffles, players entered, point tokens left
-        self._game = [-1, -1, 0, 0, 0, 0, 0]
+        # round, phase, population deck, clock, reshuffles (-1: the reshuffled deck not written), players
+        # entered, point tokens left
+        self._game = [-1, -1, 0, 0, -1, 0, 0]
         self._used = self._repl_known = 0  # used building cards, replacement-pile cards face up written
         self._supply = [0] * 5  # and the point tokens left in _game[6]
         self._discard = [0] * NUM_KINDS
-        self._reshuffled = [0] * NUM_KINDS
 
     def _update(self, state: RattusCartusState, changes: list[tuple[int, int, int]]) -> None:
         """Replay ``changes`` (see :mod:`.changes`), compare the other groups, then rewrite the counts, ranks
@@ -469,8 +469,9 @@ class RattusCartusObserver(Observer):
             self._rsp = state.rsp
         if state.phase != self._phase:  # pending cards show in phase D only
             self._phase = state.phase
+            drawn, hidden, taken = state.pend_drawn, state.pend_hidden, state.pend_taken
             for p in range(self._n):
-                if any(state.pending[p]):
+                if drawn[p] or hidden[p] or any(taken[p]):  # pending cards (how they came, checks.invariants)
                     self._counts[p] = True
 
     def _write_items(self, at: int, row: list[int] | tuple) -> None:
@@ -580,8 +581,9 @@ class RattusCartusObserver(Observer):
             W[10] = g[2] = len(state.deck)
         if state.clock != g[3]:
             W[12] = g[3] = state.clock
-        if state.reshuffles != g[4]:
+        if state.reshuffles != g[4]:  # and with it the reshuffled deck
             W[13] = g[4] = state.reshuffles
+            _KINDS.pack_into(self._M, 4 * (off["reshuffled_deck"] - base), *state.reshuffle_comp)
         if state.num_entered != g[5]:
             W[15] = g[5] = state.num_entered
         if game.finite:
@@ -599,9 +601,6 @@ class RattusCartusObserver(Observer):
                 W[at + k] = discard[k]
             W[11] = sum(discard)
             self._discard = list(discard)
-        if state.reshuffle_comp != self._reshuffled:
-            _KINDS.pack_into(self._M, 4 * (off["reshuffled_deck"] - base), *state.reshuffle_comp)
-            self._reshuffled = list(state.reshuffle_comp)
 
 _frombuffer, _join, _FLOAT32 = np.frombuffer, bytearray().join, np.dtype(np.float32)
 

@@ -773,9 +773,9 @@ class RattusCartusState(State):
                     self._forget_gifts(p, item, committed[item])
                 if item < NUM_KINDS:
                     self.changes.append((LOCATED, p, item))
-            self._gain_influence(p, cls, self._m(p))
-            mismatched = sum(committed[:NUM_KINDS]) - sum(committed[cls * 5:cls * 5 + 5])  # its own kinds
-            self.rats[p] += mismatched
+            population = sum(committed[:NUM_KINDS])
+            self._gain_influence(p, cls, population + committed[I_JOKER])  # _m(p)
+            self.rats[p] += population - sum(committed[cls * 5:cls * 5 + 5])  # cards not of its own kinds
             self.changes.append((RATS, p, 0))
 
     def _sword(self, entrants: list[int]) -> bool:
