@@ -50,7 +50,7 @@ class RattusCartusObserver(Observer):
     policy_input = "signed_log"
     __slots__ = (
         "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
-        "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_B", "_pieces",
+        "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_B", "_pieces", "_shape",
         "_counts", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
         "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_context", "_seats", "_dec_at", "_dec_actor", "_game", "_supply",
         "_discard", "_gold", "_used", "_repl_known",
@@ -124,6 +124,7 @@ class RattusCartusObserver(Observer):
         if runs is None:
             runs = _RUNS[key] = [_runs(self._gather_for(v)) for v in range(n)]
         self._pieces = [[self._B[start:stop] for start, stop in seat] for seat in runs]
+        self._shape = (self.layout.size,)
         # the decision and (doubled) actor blocks as bytes, by decision and actor (actor -1, the last: none)
         one_hots = _DEC_ACTOR.get(n)
         if one_hots is None:
@@ -192,7 +193,7 @@ class RattusCartusObserver(Observer):
                 self._rebuild(state)
                 self._state = state
             self._tick = tick
-        return _frombuffer(_join(self._pieces[player]), _FLOAT32)
+        return _ndarray(self._shape, _FLOAT32, _join(self._pieces[player]))
 
     def _rebuild(self, state: RattusCartusState) -> None:
         """M from zeros: the memos of a zero table, then every listed group of every seat as changed."""
@@ -607,7 +608,8 @@ class RattusCartusObserver(Observer):
             W[11] = sum(discard)
             self._discard = list(discard)
 
-_frombuffer, _join, _FLOAT32 = np.frombuffer, bytearray().join, np.dtype(np.float32)
+# a vector: an array over the joined bytes (np.ndarray on the buffer costs less than np.frombuffer)
+_ndarray, _join, _FLOAT32 = np.ndarray, bytearray().join, np.dtype(np.float32)
 
 
 def _runs(index: np.ndarray) -> list[tuple[int, int]]:
