@@ -50,10 +50,10 @@ class RattusCartusObserver(Observer):
     policy_input = "signed_log"
     __slots__ = (
         "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
-        "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_B", "_pieces", "_shape",
-        "_counts", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
-        "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_context", "_seats", "_dec_at", "_dec_actor", "_game", "_supply",
-        "_discard", "_gold", "_used", "_repl_known",
+        "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_B", "_pieces",
+        "_shape", "_row_cells", "_counts", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
+        "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_context", "_seats", "_dec_at", "_dec_actor", "_game",
+        "_supply", "_discard", "_gold", "_used", "_repl_known",
     )
 
     @staticmethod
@@ -125,6 +125,7 @@ class RattusCartusObserver(Observer):
             runs = _RUNS[key] = [_runs(self._gather_for(v)) for v in range(n)]
         self._pieces = [[self._B[start:stop] for start, stop in seat] for seat in runs]
         self._shape = (self.layout.size,)
+        self._row_cells = _row_cells(game)
         # the decision and (doubled) actor blocks as bytes, by decision and actor (actor -1, the last: none)
         one_hots = _DEC_ACTOR.get(n)
         if one_hots is None:
@@ -559,8 +560,10 @@ class RattusCartusObserver(Observer):
             if g[0] < 0:  # a table of zeros
                 _write_round_blocks(game, state, W, r0, b0)
             else:
-                self._zero(r0, off["supply"] - off["row"])
-                _write_round_blocks(game, state, W, r0, b0, with_buildings=False)
+                for slot in range(3):  # the row block's slots, as bytes by building card
+                    at = 4 * (r0 + slot * ROW_FEATURES)
+                    self._B[at:at + 4 * ROW_FEATURES] = self._row_cells[state.row[slot]] if slot < len(state.row) \
+                        else _NO_ROW_CELLS
                 if game.building_set_public:
                     for card in state.row:
                         W[b0 + NUM_BUILDING_CARDS + card] = 0.0
@@ -612,6 +615,19 @@ class RattusCartusObserver(Observer):
 _ndarray, _join, _FLOAT32 = np.ndarray, bytearray().join, np.dtype(np.float32)
 
 
+def _row_cells(game: RattusCartusGame) -> list[bytes]:
+    """Each building card's cells in a row slot (building, copy, supply action, present) as bytes."""
+    key = tuple(game.supply_action)
+    cells = _ROW_CELLS.get(key)
+    if cells is None:
+        rows = np.zeros((NUM_BUILDING_CARDS, ROW_FEATURES), np.float32)
+        for card in range(NUM_BUILDING_CARDS):
+            rows[card, card // 5] = rows[card, NUM_BUILDINGS + card % 5] = rows[card, NUM_BUILDINGS + 8] = 1.0
+            rows[card, NUM_BUILDINGS + 5:NUM_BUILDINGS + 8] = game.supply_action[card]
+        cells = _ROW_CELLS[key] = [row.tobytes() for row in rows]
+    return cells
+
+
 def _runs(index: np.ndarray) -> list[tuple[int, int]]:
     """The byte ranges of the float32 cells that ``index`` reads, one per run of consecutive cells."""
     breaks = np.flatnonzero(np.diff(index) != 1) + 1
@@ -620,6 +636,8 @@ def _runs(index: np.ndarray) -> list[tuple[int, int]]:
 
 _RUNS: dict[tuple[int, bool], list[list[tuple[int, int]]]] = {}
 _DEC_ACTOR: dict[int, list[list[bytes]]] = {}
+_ROW_CELLS: dict[tuple, list[bytes]] = {}
+_NO_ROW_CELLS = bytes(4 * ROW_FEATURES)
 
 
 _NO_KINDS = [False] * NUM_KINDS
@@ -680,9 +698,8 @@ _TREASURY_CARDS = frozenset(range(5 * TREASURY, 5 * TREASURY + 5))
 
 
 def _write_round_blocks(game: RattusCartusGame, state: RattusCartusState, out: np.ndarray | memoryview, row: int,
-                        buildings: int, *, with_buildings: bool = True) -> None:
-    """The row and (``with_buildings``) the building cards into ``out`` at the given block offsets (zeroed by
-    the caller)."""
+                        buildings: int) -> None:
+    """The row and the building cards into ``out`` at the given block offsets (zeroed by the caller)."""
     for s, card in enumerate(state.row):
         base = row + s * ROW_FEATURES
         out[base + card // 5] = 1.0
@@ -690,8 +707,6 @@ def _write_round_blocks(game: RattusCartusGame, state: RattusCartusState, out: n
         out[base + NUM_BUILDINGS + 5], out[base + NUM_BUILDINGS + 6], out[base + NUM_BUILDINGS + 7] = \
             game.supply_action[card]
         out[base + NUM_BUILDINGS + 8] = 1.0
-    if not with_buildings:
-        return
     if game.building_set_public:
         for card in state.building_set:
             out[buildings + card] = 1.0
