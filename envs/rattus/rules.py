@@ -113,7 +113,7 @@ class RattusGame(LayoutGame):
         self.columns = [itemgetter(p) for p in range(self.num_players)]  # a seat's entry of a per-seat row
         self.no_merchant, self.no_monk, self.no_peek = bytes(R * R * m_max), bytes(R * S * R), bytes(R * S)
         self.no_king, self.zero_rows = bytes(R), [bytes(R * (S - k)) for k in range(S + 1)]
-        self.monk_parts: dict[tuple[int, ...], bytes] = {}  # the Monk's mask bytes by the regions' token counts
+        self.monk_parts: dict[bytes, bytes] = {}  # the Monk's mask bytes by the regions' token counts
         self.witch_gap = bytes(self.a_king - self.a_peek - R * S)  # SWAP, KEEP
         self.before_peek, self.after_peek = bytes(self.a_peek), bytes(self.layout.size - self.a_peek - R * S)
         self.mask_tail = bytes(self.layout.size - self.a_king - R)
@@ -344,16 +344,15 @@ class RattusState(State):
         if merchant:
             parts[0] = b"".join(map(getitem, game.merchant_seg, map(column, self.cubes)))
         if monk or witch:
-            counts = list(map(len, self.slots))  # regions out of play hold no tokens (invariants)
+            counts = bytes(map(len, self.slots))  # regions out of play hold no tokens (invariants)
             if monk:
-                key = tuple(counts)
-                part = game.monk_parts.get(key)
+                part = game.monk_parts.get(counts)
                 if part is None:
                     if len(game.monk_parts) >= MONK_CACHE_SIZE:
                         game.monk_parts.clear()
                     room = int.from_bytes(bytes([k < SLOTS for k in counts]), "little")
                     zero_rows = game.zero_rows
-                    part = game.monk_parts[key] = b"".join([
+                    part = game.monk_parts[counts] = b"".join([
                         (room & bits).to_bytes(C.NUM_REGIONS, "little") * k + zero_rows[k]
                         for k, bits in zip(counts, game.nbr_bits)])
                 parts[1] = part
@@ -363,7 +362,7 @@ class RattusState(State):
             parts[4] = bytes([not slot and row[p] > 0 for slot, row in zip(self.slots, self.cubes)])  # in play
         return parts
 
-    def _witch_usable(self, counts: list[int]) -> bool:
+    def _witch_usable(self, counts: bytes) -> bool:
         """Two tokens to peek (in two regions with ``other_region``), from the regions' token counts."""
         if self.game.witch_second_token == "other_region":
             return len(counts) - counts.count(0) >= 2
