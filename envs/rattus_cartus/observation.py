@@ -124,7 +124,7 @@ class RattusCartusObserver(Observer):
         if runs is None:
             runs = _RUNS[key] = [_runs(self._gather_for(v)) for v in range(n)]
         self._pieces = [[self._B[start:stop] for start, stop in seat] for seat in runs]
-        self._shape = (self.layout.size,)
+        self._shape = self.layout.size  # (an int shape costs np.ndarray less than a tuple)
         self._row_cells = _row_cells(game)
         # the decision and (doubled) actor blocks as bytes, by decision and actor (actor -1, the last: none)
         one_hots = _DEC_ACTOR.get(n)

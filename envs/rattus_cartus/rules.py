@@ -50,8 +50,8 @@ assert COMMITTABLE == tuple(range(_PLAYABLE))
 
 _ZERO_ITEMS = [0] * NUM_ITEMS
 _zeros = _ZERO_ITEMS.copy  # a new list of 35 zeros (a builtin call: no Python frame)
-#: the population cards (kinds) before the shuffle of §2.2
-_POPULATION = tuple(k for k in range(NUM_KINDS) for _ in range(KIND_COPIES[k]))
+#: the population cards (kinds) before the shuffle of §2.2 (an array: a permutation indexes it at once)
+_POPULATION = np.repeat(np.arange(NUM_KINDS), KIND_COPIES)
 
 
 class RattusCartusGame(LayoutGame):
@@ -287,14 +287,14 @@ class RattusCartusState(State):
     def setup(self, rng: np.random.Generator) -> None:
         game, n = self.game, self.n
         self._rng = rng
-        cards = list(map(_POPULATION.__getitem__, rng.permutation(len(_POPULATION)).tolist()))
+        cards = _POPULATION[rng.permutation(len(_POPULATION))].tolist()
         self.nun_row = cards[:NUN_ROW_SIZE]
         position = NUN_ROW_SIZE
-        for p in range(n):
+        for hand in self.hands:
             for kind in cards[position:position + INITIAL_HAND]:
-                self.hands[p][kind] += 1
+                hand[kind] += 1
             position += INITIAL_HAND
-            self.hand_size[p] = INITIAL_HAND
+        self.hand_size = [INITIAL_HAND] * n
         self.deck = cards[position:]
         self.building_set = sorted(select_buildings(game, rng))
         shuffled = list(map(self.building_set.__getitem__, rng.permutation(BUILDINGS_IN_GAME).tolist()))
@@ -557,7 +557,7 @@ class RattusCartusState(State):
             return False
         self._see_all()
         cards = [k for k in range(NUM_KINDS) for _ in range(discard[k])]
-        self.deck = [cards[i] for i in self._rng.permutation(len(cards))]
+        self.deck = list(map(cards.__getitem__, self._rng.permutation(len(cards)).tolist()))
         self.reshuffle_comp = list(discard)
         self.discard = [0] * NUM_KINDS
         self.reshuffles += 1
