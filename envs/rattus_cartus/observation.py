@@ -50,7 +50,8 @@ class RattusCartusObserver(Observer):
     policy_input = "signed_log"
     __slots__ = (
         "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
-        "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_SEEN", "_M", "_W", "_B", "_pieces",
+        "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_seat_at", "_private_at", "_SEEN", "_M",
+        "_W", "_B", "_pieces",
         "_shape", "_row_cells", "_counts", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
         "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_context", "_seats", "_dec_at", "_dec_actor", "_game",
         "_supply", "_discard", "_gold", "_used", "_repl_known",
@@ -113,6 +114,8 @@ class RattusCartusObserver(Observer):
         self._M_LOOKS = self._M_SEATS + n * SEAT_FEATURES
         self._M_REVEALS = self._M_LOOKS + n * NUN_ROW_SIZE
         self._M_ZERO = self._M_REVEALS + n * NUM_ITEMS  # NUM_ITEMS + 1 cells that stay 0
+        self._seat_at = [self._M_SEATS + p * SEAT_FEATURES for p in range(n)]
+        self._private_at = [self._M_PRIV + p * self._BLOCK for p in range(n)]
         self._SEEN = 3 * NUM_ITEMS + 2 + NUN_ROW_SIZE * (NUM_KINDS + 1)  # seen_outside in a private section
         self._M = np.zeros(self._M_ZERO + NUM_ITEMS + 1, np.float32)
         self._W = memoryview(self._M)  # element writes through the buffer cost a third of numpy's
@@ -182,10 +185,10 @@ class RattusCartusObserver(Observer):
                     # cards (``p`` has entered and is not revealed; its cards seen outside the nun row stay)
                     _, p, item = state.changes[0]
                     W = self._W
-                    at = self._M_PRIV + p * self._BLOCK + item
+                    at = self._private_at[p] + item
                     W[at] = state.hands[p][item]
                     W[at + 2 * NUM_ITEMS] = state.committed[p][item]
-                    at = self._M_SEATS + p * SEAT_FEATURES
+                    at = self._seat_at[p]
                     W[at + 1] = state.hand_size[p]
                     W[at + 3] = W[at + 33] = W[at + 3] + 1.0  # the committed count, one more
                 else:
@@ -246,21 +249,21 @@ class RattusCartusObserver(Observer):
     def _update(self, state: RattusCartusState, changes: list[tuple[int, int, int]]) -> None:
         """Replay ``changes`` (see :mod:`.changes`), compare the other groups, then rewrite the counts, ranks
         and seen_outside values the changes touched."""
-        W, n, F = self._W, self._n, SEAT_FEATURES
-        S, P = self._M_SEATS, self._BLOCK
+        W, n, P = self._W, self._n, self._BLOCK
+        S, V = self._seat_at, self._private_at  # each seat's row and private section (no int sums to make)
         counts, cells, kinds = self._counts, self._seen_cells, self._seen_kinds
         due = shared = False  # anything for _finish; the game block may have changed
         for code, p, i in changes:  # the most frequent first
             if code == HAND:
-                W[self._M_PRIV + p * P + i] = state.hands[p][i]
-                W[S + p * F + 1] = state.hand_size[p]
+                W[V[p] + i] = state.hands[p][i]
+                W[S[p] + 1] = state.hand_size[p]
                 if i < NUM_KINDS:
                     cells.append((p, i))
                     due = True
             elif code == LOCATED:
                 kinds[i] = due = shared = self._kinds_due = True
             elif code == SHOWN:
-                W[S + p * F + 20 + i] = state.shown[p][i]
+                W[S[p] + 20 + i] = state.shown[p][i]
             elif code == REVEAL:
                 at = self._M_REVEALS + p * NUM_ITEMS
                 self._B[4 * at:4 * at + _ITEM_BYTES] = _ZERO_ITEM_BYTES
@@ -270,11 +273,11 @@ class RattusCartusObserver(Observer):
                         W[at + item] = revealed[item]
                 counts[p] = True
             elif code == RATS:
-                W[S + p * F] = state.rats[p]
+                W[S[p]] = state.rats[p]
             elif code == ENTER:
                 self._write_entered(state, p)
-                W[S + p * F + 12] = state.entry_pos[p] + 1
-                W[S + p * F + 13] = state.entry_order[p] + 1
+                W[S[p] + 12] = state.entry_pos[p] + 1
+                W[S[p] + 13] = state.entry_order[p] + 1
                 W[15] = self._game[5] = state.num_entered  # in the game block
                 # (its counts stay 0: nothing committed yet, and no pending cards shown before phase D)
             elif code == SUPPLY_SLOT:
@@ -282,61 +285,61 @@ class RattusCartusObserver(Observer):
             elif code == DECK:
                 W[10] = self._game[2] = len(state.deck)  # in the game block
             elif code == ANNOUNCE:
-                W[S + p * F + 4] = state.announced[p] >= 0
+                W[S[p] + 4] = state.announced[p] >= 0
             elif code == TURN:
                 self._write_supply_slot(state, p)
-                W[S + p * F + 4] = state.announced[p] >= 0
-                W[S + p * F + 12] = state.entry_pos[p] + 1
-                W[S + p * F + 13] = state.entry_order[p] + 1
-                W[S + p * F + 14] = state.passes[p]
+                W[S[p] + 4] = state.announced[p] >= 0
+                W[S[p] + 12] = state.entry_pos[p] + 1
+                W[S[p] + 13] = state.entry_order[p] + 1
+                W[S[p] + 14] = state.passes[p]
                 if self._write_entered(state, p):
                     counts[p] = True
             elif code == HOLDINGS:
-                at = self._M_PRIV + p * P
+                at = V[p]
                 self._write_items(at, state.hands[p])
                 self._write_items(at + NUM_ITEMS, state.pending[p])
                 self._write_items(at + 2 * NUM_ITEMS, state.committed[p])
-                W[S + p * F + 1] = state.hand_size[p]
+                W[S[p] + 1] = state.hand_size[p]
                 counts[p] = shared = True
             elif code == PENDING:
-                W[self._M_PRIV + p * P + NUM_ITEMS + i] = state.pending[p][i]
+                W[V[p] + NUM_ITEMS + i] = state.pending[p][i]
                 counts[p] = True
                 if i < NUM_KINDS:
                     cells.append((p, i))
                     due = True
             elif code == INFLUENCE:
-                W[S + p * F + 35 + i] = state.level[p][i]
+                W[S[p] + 35 + i] = state.level[p][i]
                 self._ranks_due[i] = due = shared = True
             elif code == GAME:
                 shared = True
             elif code == PEEK:
                 W[self._M_LOOKS + p * NUN_ROW_SIZE + i] = state.peek_count[p][i]
                 if state.peeked[p][i]:
-                    row = self._M_PRIV + p * P + 3 * NUM_ITEMS + 2 + i * (NUM_KINDS + 1)
+                    row = V[p] + 3 * NUM_ITEMS + 2 + i * (NUM_KINDS + 1)
                     W[row + state.nun_row[i]] = 1.0
                     W[row + NUM_KINDS] = 1.0
             elif code == TAKEN:
-                W[S + p * F + 15 + i] = state.taken[p][i]
+                W[S[p] + 15 + i] = state.taken[p][i]
                 shared = True
             elif code == GIFTS:  # p gave to i, or i showed cards p had given it
                 _GIFT.pack_into(self._M, 4 * (self._M_GIFTS + p * P + (i - p) % n * (NUM_ITEMS + 1)),
                                 *state.gifts[p][i], state.gift_flag[p][i])
-                W[S + p * F + 32] = state.hidden_out[p]
-                W[S + i * F + 31] = state.hidden_in[i]
+                W[S[p] + 32] = state.hidden_out[p]
+                W[S[i] + 31] = state.hidden_in[i]
             elif code == PASSES:
-                W[S + p * F + 14] = state.passes[p]
+                W[S[p] + 14] = state.passes[p]
             elif code == TOKENS:
                 tokens = state.tokens[p]
-                W[S + p * F + 5] = len(tokens)
-                at = self._M_PRIV + p * P + 3 * NUM_ITEMS
+                W[S[p] + 5] = len(tokens)
+                at = V[p] + 3 * NUM_ITEMS
                 W[at] = len(tokens)
                 W[at + 1] = sum(tokens)
                 shared = True
             elif code == COMMIT:  # the committer may have been revealed since (auto_resolve_forced)
-                at = self._M_PRIV + p * P
+                at = V[p]
                 W[at + i] = state.hands[p][i]
                 W[at + 2 * NUM_ITEMS + i] = state.committed[p][i]
-                W[S + p * F + 1] = state.hand_size[p]
+                W[S[p] + 1] = state.hand_size[p]
                 counts[p] = True
             else:  # GIFT_FLAGS
                 for other in range(n):
