@@ -51,7 +51,7 @@ class RattusCartusObserver(Observer):
     __slots__ = (
         "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
         "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_seat_at", "_private_at", "_SEEN", "_M",
-        "_W", "_B", "_pieces",
+        "_seen_at", "_W", "_B", "_pieces",
         "_shape", "_row_cells", "_counts", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
         "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_context", "_seats", "_dec_at", "_dec_actor", "_game",
         "_supply", "_discard", "_gold", "_used", "_repl_known",
@@ -117,6 +117,7 @@ class RattusCartusObserver(Observer):
         self._seat_at = [self._M_SEATS + p * SEAT_FEATURES for p in range(n)]
         self._private_at = [self._M_PRIV + p * self._BLOCK for p in range(n)]
         self._SEEN = 3 * NUM_ITEMS + 2 + NUN_ROW_SIZE * (NUM_KINDS + 1)  # seen_outside in a private section
+        self._seen_at = [at + self._SEEN for at in self._private_at]  # each seat's first seen_outside cell
         self._M = np.zeros(self._M_ZERO + NUM_ITEMS + 1, np.float32)
         self._W = memoryview(self._M)  # element writes through the buffer cost a third of numpy's
         self._B = self._W.cast("B")  # and zeroing its bytes a tenth
@@ -211,7 +212,7 @@ class RattusCartusObserver(Observer):
         changes = [(GIFTS, v, q) for v in range(n) for q in range(n)
                    if q != v and (state.gift_flag[v][q] or state.gifts[v][q] != _NO_ITEMS)]
         for p in range(n):
-            at = self._M_SEATS + p * SEAT_FEATURES
+            at = self._seat_at[p]
             self._W[at + 31], self._W[at + 32] = state.hidden_in[p], state.hidden_out[p]
             changes += [(HOLDINGS, p, 0), (RATS, p, 0)]
             if state.tokens[p]:
@@ -361,11 +362,10 @@ class RattusCartusObserver(Observer):
 
     def _finish(self, state: RattusCartusState) -> None:
         """The ranks and seen_outside values the update found changed."""
-        W, n, P = self._W, self._n, self._BLOCK
+        W, n, seen_at = self._W, self._n, self._seen_at
         cells, kinds = self._seen_cells, self._seen_kinds
         if True in self._ranks_due:
             self._write_ranks(state)
-        seen_at = self._M_PRIV + self._SEEN
         if self._kinds_due:
             self._kinds_due = False
             # kind by kind (cheaper than packing whole rows even for 20 kinds)
@@ -373,7 +373,7 @@ class RattusCartusObserver(Observer):
             shown = [committed[q] for q in range(n) if revealed[q]]
             # per seat: hand, pending, own committed cards while not revealed, seen, first cell
             seats = [(state.hands[v], state.pending[v], _NO_CARDS if revealed[v] else committed[v], state.seen[v],
-                      seen_at + v * P) for v in range(n)]
+                      seen_at[v]) for v in range(n)]
             for k in compress(_KIND_RANGE, kinds):
                 table = state.discard[k]  # located by everybody
                 for cards in shown:
@@ -393,7 +393,7 @@ class RattusCartusObserver(Observer):
                     if q != v:
                         t += committed[q][k]
                 s = seen[v][k]
-                W[seen_at + v * P + k] = t if t > s else s
+                W[seen_at[v] + k] = t if t > s else s
             cells.clear()
 
     def _write_seen_rows(self, state: RattusCartusState) -> None:
@@ -417,7 +417,7 @@ class RattusCartusObserver(Observer):
         """Seat ``p``'s pending cards (phase D), committed cards (once entered), committed cards not yet
         revealed and revealed flag."""
         W = self._W
-        at = self._M_SEATS + p * SEAT_FEATURES
+        at = self._seat_at[p]
         committed = sum(state.committed[p]) if state.entered[p] >= 0 else 0
         revealed = state.revealed[p]
         W[at + 2] = sum(state.pending[p]) if state.phase == 2 else 0
@@ -440,7 +440,7 @@ class RattusCartusObserver(Observer):
     def _write_supply_slot(self, state: RattusCartusState, p: int) -> None:
         slot, was = state.supply_slot[p], self._supply_slot[p]
         if slot != was:
-            at = self._M_SEATS + p * SEAT_FEATURES + 6
+            at = self._seat_at[p] + 6
             if was >= 0:
                 self._W[at + was] = 0.0
             if slot >= 0:
@@ -452,7 +452,7 @@ class RattusCartusObserver(Observer):
         slot, was = state.entered[p], self._entered[p]
         if slot == was:
             return False
-        at = self._M_SEATS + p * SEAT_FEATURES + 9
+        at = self._seat_at[p] + 9
         if was >= 0:
             self._W[at + was] = 0.0
         if slot >= 0:
