@@ -363,30 +363,15 @@ class RattusCartusObserver(Observer):
     def _finish(self, state: RattusCartusState) -> None:
         """The ranks and seen_outside values the update found changed."""
         W, n, seen_at = self._W, self._n, self._seen_at
-        cells, kinds = self._seen_cells, self._seen_kinds
+        cells = self._seen_cells
         if True in self._ranks_due:
             self._write_ranks(state)
         if self._kinds_due:
-            self._kinds_due = False
-            # kind by kind (cheaper than packing whole rows even for 20 kinds)
-            committed, revealed = state.committed, state.revealed
-            shown = [committed[q] for q in range(n) if revealed[q]]
-            # per seat: hand, pending, own committed cards while not revealed, seen, first cell
-            seats = [(state.hands[v], state.pending[v], _NO_CARDS if revealed[v] else committed[v], state.seen[v],
-                      seen_at[v]) for v in range(n)]
-            for k in compress(_KIND_RANGE, kinds):
-                table = state.discard[k]  # located by everybody
-                for cards in shown:
-                    table += cards[k]
-                for hand, pending, own, seen, at in seats:
-                    t = hand[k] + pending[k] + own[k] + table
-                    s = seen[k]
-                    W[at + k] = t if t > s else s
-            kinds[:] = _NO_KINDS
+            self._write_seen_kinds(state)
         if cells:
             hands, pending, committed, discard = state.hands, state.pending, state.committed, state.discard
             revealed, seen = state.revealed, state.seen
-            shown = [q for q in range(n) if revealed[q]] if True in revealed else ()
+            shown = list(compress(range(n), revealed)) if True in revealed else ()
             for v, k in cells:
                 t = hands[v][k] + pending[v][k] + committed[v][k] + discard[k]
                 for q in shown:
@@ -395,6 +380,26 @@ class RattusCartusObserver(Observer):
                 s = seen[v][k]
                 W[seen_at[v] + k] = t if t > s else s
             cells.clear()
+
+    def _write_seen_kinds(self, state: RattusCartusState) -> None:
+        """Every seat's seen_outside cells of the kinds due, kind by kind (cheaper than packing whole rows even
+        for 20 kinds; a method of its own, so that ``_finish`` has no comprehension and no closure cells)."""
+        W, n, kinds = self._W, self._n, self._seen_kinds
+        self._kinds_due = False
+        committed, revealed = state.committed, state.revealed
+        shown = list(compress(committed, revealed))
+        # per seat: hand, pending, own committed cards while not revealed, seen, first cell
+        seats = [(state.hands[v], state.pending[v], _NO_CARDS if revealed[v] else committed[v], state.seen[v],
+                  self._seen_at[v]) for v in range(n)]
+        for k in compress(_KIND_RANGE, kinds):
+            table = state.discard[k]  # located by everybody
+            for cards in shown:
+                table += cards[k]
+            for hand, pending, own, seen, at in seats:
+                t = hand[k] + pending[k] + own[k] + table
+                s = seen[k]
+                W[at + k] = t if t > s else s
+        kinds[:] = _NO_KINDS
 
     def _write_seen_rows(self, state: RattusCartusState) -> None:
         """Every seat's seen_outside row (``state.seen_now``, with the cards located by everybody added up

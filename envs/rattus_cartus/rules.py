@@ -332,8 +332,14 @@ class RattusCartusState(State):
         if d == D9:
             return self._card_mask(game.item_action, self.hands[p], True)
         if d == D5 or d == D7:
-            return game.mask_of(tuple(sorted(game.target_start + (c - p) % self.n - 1 for c in self.cands)))
+            return self._target_mask(p)
         return game.mask_of(())
+
+    def _target_mask(self, p: int) -> np.ndarray:
+        """D5 / D7: the candidates, by relative seat (a helper: a comprehension's variables would be closure
+        cells in every ``_legal_mask`` call)."""
+        game = self.game
+        return game.mask_of(tuple(sorted(game.target_start + (c - p) % self.n - 1 for c in self.cands)))
 
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.legal_mask()).tolist()
@@ -716,7 +722,7 @@ class RattusCartusState(State):
         self.phase = PHASE_D
         self.changes.append((GAME, 0, 0))
         if self.n == 2:  # §3.4.6, R-A20
-            m = [self._m(p) for p in range(2)]
+            m = [self._m(0), self._m(1)]
             if m[0] != m[1]:
                 self.rsp = 0 if m[0] > m[1] else 1
             else:
@@ -900,10 +906,7 @@ class RattusCartusState(State):
         elif building == WATCHTOWER:
             if special:  # R-A19
                 self.wt_t = self.hand_size[p]
-                protected = {q for q in range(self.n)
-                             if self.entered[q] >= 0 and self.row[self.entered[q]] // 5 == WATCHTOWER}
-                self.wt_victims = [q for q in ((p + s) % self.n for s in range(1, self.n))
-                                   if q not in protected and self.hand_size[q] >= self.wt_t and self.hand_size[q]]
+                self.wt_victims = self._wt_victims(p)
                 return self._watchtower_next(start=True)
         elif building == TENT:
             self.left = 2 if special else 1
@@ -917,6 +920,13 @@ class RattusCartusState(State):
         elif building == TREASURY:
             self._take_special(p, GOLD, 2 if special else 1)
         return False
+
+    def _wt_victims(self, p: int) -> list[int]:
+        """R-A19: the seats that give ``p`` cards, in order (a helper: see ``_target_mask``)."""
+        protected = {q for q in range(self.n)
+                     if self.entered[q] >= 0 and self.row[self.entered[q]] // 5 == WATCHTOWER}
+        return [q for q in ((p + s) % self.n for s in range(1, self.n))
+                if q not in protected and self.hand_size[q] >= self.wt_t and self.hand_size[q]]
 
     def _take_tokens(self, p: int, count: int) -> None:
         """R-A2, R-A3: uniform values are interchangeable; otherwise tokens are taken at random."""
