@@ -172,7 +172,7 @@ class RattusObserver(Observer):
                         self._know[t] |= 1 << q
         self._plague = -1
         self._slots: list[list[int]] = [[] for _ in range(NUM_REGIONS)]  # token ids as last written
-        self._holder: list[int] | None = None
+        self._holder = [-2] * 6  # no holder: every card's row is written
         self._rats = -1  # the rat supply's size
         self._rat_marks = 0.0  # and its mark count
         self._revealed = 0
@@ -223,9 +223,13 @@ class RattusObserver(Observer):
                 W[self.region_at[self._plague] + 1] = 0.0
             self._plague = state.plague
             W[self.region_at[state.plague] + 1] = 1.0
-        if self._holder != state.holder:
+        if self._holder != state.holder:  # the rows of the cards whose holder changed
+            old, size = self._holder, 4 * (1 + P)
+            for k, h in enumerate(state.holder):
+                if h != old[k]:
+                    at = self.cards_at + size * k
+                    B[at:at + size] = CARD_ROWS[h]
             self._holder = state.holder[:]
-            B[self.cards_at:self.cards_at + 24 * (1 + P)] = b"".join(map(CARD_ROWS.__getitem__, state.holder))
         if self._rats != len(state.rat_supply):
             self._write_rats(state)
         phase, pending = state.phase, state.pending
