@@ -176,7 +176,6 @@ class RattusObserver(Observer):
         self._rats = -1  # the rat supply's size
         self._rat_marks = 0.0  # and its mark count
         self._revealed = 0
-        self._block: tuple | None = None  # the key of the per-step blocks written last
         self._actor = None
         self._turns = self._no_progress = 0
         W[self.o["start_seat"] + state.start_seat] = 1.0
@@ -236,20 +235,17 @@ class RattusObserver(Observer):
         key = (phase, state.card_taken, state.placed, *state.used, state.spread_due,
                pending >= 0 and self.marks[state.face[pending]] != 0.0, state.ender,
                state.origin if phase == KNIGHT_STEP else -1)
-        if key != self._block:
-            block = self._blocks.get(key)
-            if block is None:
-                block = self._blocks[key] = self._volatile_block(key)
-                if len(self._blocks) > VOLATILE_CACHE_SIZE:
-                    self._blocks.clear()
-            B[self.volatile_bytes] = block
-            self._block = key
+        block = self._blocks.get(key)  # written every step: the key changes at nearly every step
+        if block is None:
+            block = self._blocks[key] = self._volatile_block(key)
+            if len(self._blocks) > VOLATILE_CACHE_SIZE:
+                self._blocks.clear()
+        B[self.volatile_bytes] = block
         if phase == WITCH_SECOND or phase == WITCH_DECIDE:  # the peeked cells, on the block's zeros
             for i, tid in enumerate(state.witch):
                 if tid >= 0:
                     r, s = state.locate(tid)
                     W[self.witch_at + i * NUM_REGIONS * SLOTS + 3 * r + s] = 1.0
-            self._block = None  # the next step rewrites the block
         actor = state.current_player if phase != OVER else -1
         if actor != self._actor:
             B[self.actor_at:self.actor_at + 4 * P] = ACTOR[actor]
