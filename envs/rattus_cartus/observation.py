@@ -50,8 +50,8 @@ class RattusCartusObserver(Observer):
     policy_input = "signed_log"
     __slots__ = (
         "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
-        "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_seat_at", "_private_at", "_SEEN", "_M",
-        "_seen_at", "_W", "_B", "_pieces",
+        "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_seat_cell", "_private_cell", "_SEEN",
+        "_seen_cell", "_M", "_W", "_B", "_pieces",
         "_shape", "_row_cells", "_counts", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
         "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_context", "_seats", "_dec_at", "_dec_actor", "_game",
         "_supply", "_discard", "_gold", "_used", "_repl_known",
@@ -114,10 +114,13 @@ class RattusCartusObserver(Observer):
         self._M_LOOKS = self._M_SEATS + n * SEAT_FEATURES
         self._M_REVEALS = self._M_LOOKS + n * NUN_ROW_SIZE
         self._M_ZERO = self._M_REVEALS + n * NUM_ITEMS  # NUM_ITEMS + 1 cells that stay 0
-        self._seat_at = [self._M_SEATS + p * SEAT_FEATURES for p in range(n)]
-        self._private_at = [self._M_PRIV + p * self._BLOCK for p in range(n)]
         self._SEEN = 3 * NUM_ITEMS + 2 + NUN_ROW_SIZE * (NUM_KINDS + 1)  # seen_outside in a private section
-        self._seen_at = [at + self._SEEN for at in self._private_at]  # each seat's first seen_outside cell
+        # each seat's row, private section and seen_outside cells as lists of offsets: W[row[field]] makes no
+        # int object (a sum above 256 does)
+        F, P = SEAT_FEATURES, self._BLOCK
+        self._seat_cell = [list(range(at, at + SEAT_FEATURES)) for at in range(self._M_SEATS, self._M_LOOKS, F)]
+        self._private_cell = [list(range(at, at + self._PRIVATE)) for at in range(self._M_PRIV, self._M_SEATS, P)]
+        self._seen_cell = [cells[self._SEEN:self._SEEN + NUM_KINDS] for cells in self._private_cell]
         self._M = np.zeros(self._M_ZERO + NUM_ITEMS + 1, np.float32)
         self._W = memoryview(self._M)  # element writes through the buffer cost a third of numpy's
         self._B = self._W.cast("B")  # and zeroing its bytes a tenth
@@ -186,12 +189,11 @@ class RattusCartusObserver(Observer):
                     # cards (``p`` has entered and is not revealed; its cards seen outside the nun row stay)
                     _, p, item = state.changes[0]
                     W = self._W
-                    at = self._private_at[p] + item
-                    W[at] = state.hands[p][item]
-                    W[at + 2 * NUM_ITEMS] = state.committed[p][item]
-                    at = self._seat_at[p]
-                    W[at + 1] = state.hand_size[p]
-                    W[at + 3] = W[at + 33] = W[at + 3] + 1.0  # the committed count, one more
+                    private, row = self._private_cell[p], self._seat_cell[p]
+                    W[private[item]] = state.hands[p][item]
+                    W[private[2 * NUM_ITEMS + item]] = state.committed[p][item]
+                    W[row[1]] = state.hand_size[p]
+                    W[row[3]] = W[row[33]] = W[row[3]] + 1.0  # the committed count, one more
                 else:
                     self._update(state, state.changes)
             else:
@@ -212,8 +214,8 @@ class RattusCartusObserver(Observer):
         changes = [(GIFTS, v, q) for v in range(n) for q in range(n)
                    if q != v and (state.gift_flag[v][q] or state.gifts[v][q] != _NO_ITEMS)]
         for p in range(n):
-            at = self._seat_at[p]
-            self._W[at + 31], self._W[at + 32] = state.hidden_in[p], state.hidden_out[p]
+            row = self._seat_cell[p]
+            self._W[row[31]], self._W[row[32]] = state.hidden_in[p], state.hidden_out[p]
             changes += [(HOLDINGS, p, 0), (RATS, p, 0)]
             if state.tokens[p]:
                 changes.append((TOKENS, p, 0))
@@ -251,20 +253,20 @@ class RattusCartusObserver(Observer):
         """Replay ``changes`` (see :mod:`.changes`), compare the other groups, then rewrite the counts, ranks
         and seen_outside values the changes touched."""
         W, n, P = self._W, self._n, self._BLOCK
-        S, V = self._seat_at, self._private_at  # each seat's row and private section (no int sums to make)
+        S, V = self._seat_cell, self._private_cell  # each seat's row and private section cells
         counts, cells, kinds = self._counts, self._seen_cells, self._seen_kinds
         due = shared = False  # anything for _finish; the game block may have changed
         for code, p, i in changes:  # the most frequent first
             if code == HAND:
-                W[V[p] + i] = state.hands[p][i]
-                W[S[p] + 1] = state.hand_size[p]
+                W[V[p][i]] = state.hands[p][i]
+                W[S[p][1]] = state.hand_size[p]
                 if i < NUM_KINDS:
                     cells.append((p, i))
                     due = True
             elif code == LOCATED:
                 kinds[i] = due = shared = self._kinds_due = True
             elif code == SHOWN:
-                W[S[p] + 20 + i] = state.shown[p][i]
+                W[S[p][20 + i]] = state.shown[p][i]
             elif code == REVEAL:
                 at = self._M_REVEALS + p * NUM_ITEMS
                 self._B[4 * at:4 * at + _ITEM_BYTES] = _ZERO_ITEM_BYTES
@@ -274,11 +276,11 @@ class RattusCartusObserver(Observer):
                         W[at + item] = revealed[item]
                 counts[p] = True
             elif code == RATS:
-                W[S[p]] = state.rats[p]
+                W[S[p][0]] = state.rats[p]
             elif code == ENTER:
                 self._write_entered(state, p)
-                W[S[p] + 12] = state.entry_pos[p] + 1
-                W[S[p] + 13] = state.entry_order[p] + 1
+                W[S[p][12]] = state.entry_pos[p] + 1
+                W[S[p][13]] = state.entry_order[p] + 1
                 W[15] = self._game[5] = state.num_entered  # in the game block
                 # (its counts stay 0: nothing committed yet, and no pending cards shown before phase D)
             elif code == SUPPLY_SLOT:
@@ -286,61 +288,61 @@ class RattusCartusObserver(Observer):
             elif code == DECK:
                 W[10] = self._game[2] = len(state.deck)  # in the game block
             elif code == ANNOUNCE:
-                W[S[p] + 4] = state.announced[p] >= 0
+                W[S[p][4]] = state.announced[p] >= 0
             elif code == TURN:
                 self._write_supply_slot(state, p)
-                W[S[p] + 4] = state.announced[p] >= 0
-                W[S[p] + 12] = state.entry_pos[p] + 1
-                W[S[p] + 13] = state.entry_order[p] + 1
-                W[S[p] + 14] = state.passes[p]
+                W[S[p][4]] = state.announced[p] >= 0
+                W[S[p][12]] = state.entry_pos[p] + 1
+                W[S[p][13]] = state.entry_order[p] + 1
+                W[S[p][14]] = state.passes[p]
                 if self._write_entered(state, p):
                     counts[p] = True
             elif code == HOLDINGS:
-                at = V[p]
+                at = V[p][0]
                 self._write_items(at, state.hands[p])
                 self._write_items(at + NUM_ITEMS, state.pending[p])
                 self._write_items(at + 2 * NUM_ITEMS, state.committed[p])
-                W[S[p] + 1] = state.hand_size[p]
+                W[S[p][1]] = state.hand_size[p]
                 counts[p] = shared = True
             elif code == PENDING:
-                W[V[p] + NUM_ITEMS + i] = state.pending[p][i]
+                W[V[p][NUM_ITEMS + i]] = state.pending[p][i]
                 counts[p] = True
                 if i < NUM_KINDS:
                     cells.append((p, i))
                     due = True
             elif code == INFLUENCE:
-                W[S[p] + 35 + i] = state.level[p][i]
+                W[S[p][35 + i]] = state.level[p][i]
                 self._ranks_due[i] = due = shared = True
             elif code == GAME:
                 shared = True
             elif code == PEEK:
                 W[self._M_LOOKS + p * NUN_ROW_SIZE + i] = state.peek_count[p][i]
                 if state.peeked[p][i]:
-                    row = V[p] + 3 * NUM_ITEMS + 2 + i * (NUM_KINDS + 1)
+                    row = V[p][3 * NUM_ITEMS + 2 + i * (NUM_KINDS + 1)]
                     W[row + state.nun_row[i]] = 1.0
                     W[row + NUM_KINDS] = 1.0
             elif code == TAKEN:
-                W[S[p] + 15 + i] = state.taken[p][i]
+                W[S[p][15 + i]] = state.taken[p][i]
                 shared = True
             elif code == GIFTS:  # p gave to i, or i showed cards p had given it
                 _GIFT.pack_into(self._M, 4 * (self._M_GIFTS + p * P + (i - p) % n * (NUM_ITEMS + 1)),
                                 *state.gifts[p][i], state.gift_flag[p][i])
-                W[S[p] + 32] = state.hidden_out[p]
-                W[S[i] + 31] = state.hidden_in[i]
+                W[S[p][32]] = state.hidden_out[p]
+                W[S[i][31]] = state.hidden_in[i]
             elif code == PASSES:
-                W[S[p] + 14] = state.passes[p]
+                W[S[p][14]] = state.passes[p]
             elif code == TOKENS:
                 tokens = state.tokens[p]
-                W[S[p] + 5] = len(tokens)
-                at = V[p] + 3 * NUM_ITEMS
+                W[S[p][5]] = len(tokens)
+                at = V[p][3 * NUM_ITEMS]
                 W[at] = len(tokens)
                 W[at + 1] = sum(tokens)
                 shared = True
             elif code == COMMIT:  # the committer may have been revealed since (auto_resolve_forced)
-                at = V[p]
-                W[at + i] = state.hands[p][i]
-                W[at + 2 * NUM_ITEMS + i] = state.committed[p][i]
-                W[S[p] + 1] = state.hand_size[p]
+                private = V[p]
+                W[private[i]] = state.hands[p][i]
+                W[private[2 * NUM_ITEMS + i]] = state.committed[p][i]
+                W[S[p][1]] = state.hand_size[p]
                 counts[p] = True
             else:  # GIFT_FLAGS
                 for other in range(n):
@@ -362,7 +364,7 @@ class RattusCartusObserver(Observer):
 
     def _finish(self, state: RattusCartusState) -> None:
         """The ranks and seen_outside values the update found changed."""
-        W, n, seen_at = self._W, self._n, self._seen_at
+        W, n, seen_at = self._W, self._n, self._seen_cell
         cells = self._seen_cells
         if True in self._ranks_due:
             self._write_ranks(state)
@@ -378,7 +380,7 @@ class RattusCartusObserver(Observer):
                     if q != v:
                         t += committed[q][k]
                 s = seen[v][k]
-                W[seen_at[v] + k] = t if t > s else s
+                W[seen_at[v][k]] = t if t > s else s
             cells.clear()
 
     def _write_seen_kinds(self, state: RattusCartusState) -> None:
@@ -388,17 +390,17 @@ class RattusCartusObserver(Observer):
         self._kinds_due = False
         committed, revealed = state.committed, state.revealed
         shown = list(compress(committed, revealed))
-        # per seat: hand, pending, own committed cards while not revealed, seen, first cell
+        # per seat: hand, pending, own committed cards while not revealed, seen, seen_outside cells
         seats = [(state.hands[v], state.pending[v], _NO_CARDS if revealed[v] else committed[v], state.seen[v],
-                  self._seen_at[v]) for v in range(n)]
+                  self._seen_cell[v]) for v in range(n)]
         for k in compress(_KIND_RANGE, kinds):
             table = state.discard[k]  # located by everybody
             for cards in shown:
                 table += cards[k]
-            for hand, pending, own, seen, at in seats:
+            for hand, pending, own, seen, cell in seats:
                 t = hand[k] + pending[k] + own[k] + table
                 s = seen[k]
-                W[at + k] = t if t > s else s
+                W[cell[k]] = t if t > s else s
         kinds[:] = _NO_KINDS
 
     def _write_seen_rows(self, state: RattusCartusState) -> None:
@@ -421,14 +423,13 @@ class RattusCartusObserver(Observer):
     def _write_counts(self, state: RattusCartusState, p: int) -> None:
         """Seat ``p``'s pending cards (phase D), committed cards (once entered), committed cards not yet
         revealed and revealed flag."""
-        W = self._W
-        at = self._seat_at[p]
+        W, row = self._W, self._seat_cell[p]
         committed = sum(state.committed[p]) if state.entered[p] >= 0 else 0
         revealed = state.revealed[p]
-        W[at + 2] = sum(state.pending[p]) if state.phase == 2 else 0
-        W[at + 3] = committed
-        W[at + 33] = 0 if revealed else committed
-        W[at + 34] = revealed
+        W[row[2]] = sum(state.pending[p]) if state.phase == 2 else 0
+        W[row[3]] = committed
+        W[row[33]] = 0 if revealed else committed
+        W[row[34]] = revealed
 
     def _write_ranks(self, state: RattusCartusState) -> None:
         """Every seat's influence rank in the classes whose levels changed (1 = first, 0 = level 0; ties by
@@ -445,11 +446,11 @@ class RattusCartusObserver(Observer):
     def _write_supply_slot(self, state: RattusCartusState, p: int) -> None:
         slot, was = state.supply_slot[p], self._supply_slot[p]
         if slot != was:
-            at = self._seat_at[p] + 6
+            row = self._seat_cell[p]
             if was >= 0:
-                self._W[at + was] = 0.0
+                self._W[row[6 + was]] = 0.0
             if slot >= 0:
-                self._W[at + slot] = 1.0
+                self._W[row[6 + slot]] = 1.0
             self._supply_slot[p] = slot
 
     def _write_entered(self, state: RattusCartusState, p: int) -> bool:
@@ -457,11 +458,11 @@ class RattusCartusObserver(Observer):
         slot, was = state.entered[p], self._entered[p]
         if slot == was:
             return False
-        at = self._seat_at[p] + 9
+        row = self._seat_cell[p]
         if was >= 0:
-            self._W[at + was] = 0.0
+            self._W[row[9 + was]] = 0.0
         if slot >= 0:
-            self._W[at + slot] = 1.0
+            self._W[row[9 + slot]] = 1.0
         self._entered[p] = slot
         return True
 
