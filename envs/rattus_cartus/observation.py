@@ -51,7 +51,7 @@ class RattusCartusObserver(Observer):
     __slots__ = (
         "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
         "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_seat_cell", "_private_cell", "_SEEN",
-        "_seen_cell", "_M", "_W", "_B", "_pieces",
+        "_seen_cell", "_reveal_cell", "_reveal_bytes", "_holding_bytes", "_M", "_W", "_B", "_pieces",
         "_shape", "_row_cells", "_counts", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
         "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_context", "_seats", "_dec_at", "_dec_actor", "_game",
         "_supply", "_discard", "_gold", "_used", "_repl_known",
@@ -121,6 +121,9 @@ class RattusCartusObserver(Observer):
         self._seat_cell = [list(range(at, at + SEAT_FEATURES)) for at in range(self._M_SEATS, self._M_LOOKS, F)]
         self._private_cell = [list(range(at, at + self._PRIVATE)) for at in range(self._M_PRIV, self._M_SEATS, P)]
         self._seen_cell = [cells[self._SEEN:self._SEEN + NUM_KINDS] for cells in self._private_cell]
+        self._reveal_cell = [list(range(at, at + NUM_ITEMS)) for at in range(self._M_REVEALS, self._M_ZERO, NUM_ITEMS)]
+        self._reveal_bytes = [_item_bytes(cells[0]) for cells in self._reveal_cell]
+        self._holding_bytes = [[_item_bytes(cells[k * NUM_ITEMS]) for k in range(3)] for cells in self._private_cell]
         self._M = np.zeros(self._M_ZERO + NUM_ITEMS + 1, np.float32)
         self._W = memoryview(self._M)  # element writes through the buffer cost a third of numpy's
         self._B = self._W.cast("B")  # and zeroing its bytes a tenth
@@ -268,12 +271,12 @@ class RattusCartusObserver(Observer):
             elif code == SHOWN:
                 W[S[p][20 + i]] = state.shown[p][i]
             elif code == REVEAL:
-                at = self._M_REVEALS + p * NUM_ITEMS
-                self._B[4 * at:4 * at + _ITEM_BYTES] = _ZERO_ITEM_BYTES
+                row = self._reveal_cell[p]
+                self._B[self._reveal_bytes[p]] = _ZERO_ITEM_BYTES
                 if state.revealed[p]:  # a few kinds of cards: one by one (packing 35 values costs more)
                     revealed = state.last_reveal[p]
                     for item in compress(_ITEM_RANGE, revealed):
-                        W[at + item] = revealed[item]
+                        W[row[item]] = revealed[item]
                 counts[p] = True
             elif code == RATS:
                 W[S[p][0]] = state.rats[p]
@@ -298,10 +301,10 @@ class RattusCartusObserver(Observer):
                 if self._write_entered(state, p):
                     counts[p] = True
             elif code == HOLDINGS:
-                at = V[p][0]
-                self._write_items(at, state.hands[p])
-                self._write_items(at + NUM_ITEMS, state.pending[p])
-                self._write_items(at + 2 * NUM_ITEMS, state.committed[p])
+                hand, pending, committed = self._holding_bytes[p]
+                self._write_items(hand, state.hands[p])
+                self._write_items(pending, state.pending[p])
+                self._write_items(committed, state.committed[p])
                 W[S[p][1]] = state.hand_size[p]
                 counts[p] = shared = True
             elif code == PENDING:
@@ -490,12 +493,12 @@ class RattusCartusObserver(Observer):
                 if drawn[p] or hidden[p] or any(taken[p]):  # pending cards (how they came, checks.invariants)
                     self._counts[p] = True
 
-    def _write_items(self, at: int, row: list[int]) -> None:
-        """A row of NUM_ITEMS counts at cell ``at``; an empty row as bytes."""
+    def _write_items(self, where: slice, row: list[int]) -> None:
+        """A row of NUM_ITEMS counts at the bytes ``where``; an empty row as bytes."""
         if row != _NO_ITEMS:  # (a list compare stops at the first difference, like any(), but costs less)
-            _ITEMS.pack_into(self._M, 4 * at, *row)
+            _ITEMS.pack_into(self._M, where.start, *row)
         else:
-            self._B[4 * at:4 * at + _ITEM_BYTES] = _ZERO_ITEM_BYTES
+            self._B[where] = _ZERO_ITEM_BYTES
 
     def _zero(self, start: int, count: int) -> None:
         """Cells ``start`` to ``start + count`` of M set to 0."""
@@ -792,3 +795,8 @@ def reference_encode(observer: RattusCartusObserver, state: RattusCartusState, p
     view["discard"][:] = state.discard
     view["reshuffled_deck"][:] = state.reshuffle_comp
     return out
+
+
+def _item_bytes(cell: int) -> slice:
+    """The bytes of a row of NUM_ITEMS cells from ``cell``."""
+    return slice(4 * cell, 4 * cell + _ITEM_BYTES)
