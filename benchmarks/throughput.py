@@ -1,7 +1,8 @@
 """Environment throughput, side by side with peers measured in the same run.
 
 Random legal play through each env's public API, the same loop for every AEC env: ``last()`` (which
-builds the observation), pick a random legal action from the mask, ``step()``. Peers: PettingZoo's
+builds the observation), pick a random legal action from the mask (``mask.nonzero()``: the harness's own
+cost, the same for every env, kept small), ``step()``. Peers: PettingZoo's
 ``texas_holdem_v4`` (rlcard) and OpenSpiel's C++ ``leduc_poker`` (with the observation tensor each
 step). The envs take turns in short rounds (each env's share of ``seconds`` split over ``rounds``) and
 are timed in CPU seconds of this process, so a machine whose load drifts during the run slows every
@@ -52,7 +53,7 @@ class AECLoop:
                 if termination or truncation:
                     action = None
                 else:
-                    legal = np.flatnonzero(observation["action_mask"])
+                    legal = observation["action_mask"].nonzero()[0]
                     action = int(legal[int(pick() * len(legal))])
                 env.step(action)
                 self.steps += 1
@@ -101,7 +102,7 @@ def measure_engine(game: str, options: dict, seconds: float, seed: int = 0) -> t
     while clock() - start < seconds:
         state = rules.new_initial_state(rng)
         while not state.is_terminal:
-            legal = np.flatnonzero(state.legal_mask())
+            legal = state.legal_mask().nonzero()[0]
             state.apply(int(legal[int(pick() * len(legal))]), rng)
             steps += 1
         games += 1
