@@ -184,6 +184,7 @@ class RattusObserver(Observer):
         W[self.o["rats"] + 1] = len(state.removed)  # set at setup
         W[self.o["rats"] + 3] = sum([self.marks[state.face[t]] for t in state.removed])
         self._write_holdings(state)
+        self._write_revealed(state)  # also where no region holds tokens
         # on zeros, only regions with cubes or tokens need writing
         self._update(state, [CUBES + r for r in self.game.in_play if any(state.cubes[r])]
                      + [TOKENS + r for r in self.game.in_play if state.slots[r]])
@@ -213,10 +214,7 @@ class RattusObserver(Observer):
             if cubes:
                 self._write_holdings(state)
             if self._revealed != len(state.revealed):
-                at, face = self.o["revealed"], state.face
-                for t in state.revealed[self._revealed:]:
-                    W[at + face[t]] += 1.0
-                self._revealed = len(state.revealed)
+                self._write_revealed(state)
         if self._plague != state.plague:
             if self._plague >= 0:
                 W[self.region_at[self._plague] + 1] = 0.0
@@ -259,6 +257,13 @@ class RattusObserver(Observer):
         """The palace and cube supply blocks (adjacent), in one write."""
         pack = self.pack_holdings
         self.B[self.palace_at:self.palace_at + pack.size] = pack.pack(*state.palace, *state.supply)
+
+    def _write_revealed(self, state) -> None:
+        """The revealed tokens' faces added since the last write."""
+        W, at, face = self.W, self.o["revealed"], state.face
+        for t in state.revealed[self._revealed:]:
+            W[at + face[t]] += 1.0
+        self._revealed = len(state.revealed)
 
     def _write_tokens(self, state, r: int, learned: list[int]) -> None:
         """Region ``r``'s token count, slot rows and the faces seats know there: only the last slot row

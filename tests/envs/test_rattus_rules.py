@@ -366,6 +366,14 @@ def test_end_precedence_and_caps():
     assert obs[1] == 2  # AM-5
 
 
+
+def test_revealed_faces_show_with_an_empty_board():
+    """§8: every revealed face is public, also in a position whose board holds no cubes and no tokens (the
+    observer's rebuild then rewrites no region)."""
+    env = make(2, tokens={}, rat_supply=5)
+    shown = env.unwrapped.observer.layout.view(env.observe("player_0")["observation"], "revealed")
+    assert len(st(env).revealed) == 49 - 5 - 12 and shown.sum() == len(st(env).revealed)
+
 def test_no_progress_counter_resets_on_a_productive_turn():
     """RA-24, §10.5: placing or a spread draw makes a turn productive."""
     env = make(2, options={"placement_optional": True}, active=0, plague="Hispania", tokens={"Anglia": ["?"]})
