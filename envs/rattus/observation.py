@@ -4,20 +4,21 @@ Seats are relative (row ``i`` is the seat ``i`` places clockwise of the observer
 has 4 seat columns, absent seats are 0. Token faces appear only where the observer knows them (its
 Witch peeks, which follow the token); others' knowledge shows as public "known by" bits.
 
-The observer keeps one table ``M`` for all seats: the observation laid out with absolute seats in the
-seat columns, each seat's known faces in a section of their own, and a zero cell. A seat's observation
-is ``M`` gathered through that seat's index (seat columns rotated, absent seats and other seats' faces
-to zero). ``apply`` lists the regions whose cubes or tokens it changed and the tokens whose knowers changed
-(``state.changes``, codes of :mod:`.decisions`); the observer rewrites those, compares the few other
-values itself, and rebuilds the table from the state after anything else (``tick`` tells). Writes are
-packed bytes from tables: a slot row per (token type, knowers, swapper), a face row per token type, and
-the per-step blocks per value of what they show.
+The observer keeps each seat's observation as a table of its own (:class:`SeatTable`); an observation is
+a copy of it. ``apply`` lists the regions whose cubes or tokens it changed and the tokens whose knowers
+changed (``state.changes``, codes of :mod:`.decisions`). A table observed at the previous tick rewrites
+those and compares the few other values itself; a table further behind starts from the table observed
+last, its seat columns rotated and its rows of faces either seat knows rewritten; the first table
+observed after anything else is rebuilt from the state (``tick`` tells). Writes are packed bytes from
+per-seat tables: a slot row per (token type, knowers, swapper) with the face where the seat knows the
+token, and the per-step blocks per value of what they show.
 """
 
 from __future__ import annotations
 
 import functools
 import struct
+from operator import itemgetter
 
 import numpy as np
 
@@ -41,27 +42,31 @@ def _packed(values) -> bytes:
 
 
 NO_FACE = _packed([0.0] * FACE_SIZE)
-#: zero bytes after k slot rows, and after k face rows
+#: zero bytes after k slot rows
 EMPTY_ROWS = [bytes(4 * SLOT_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
-EMPTY_FACES = [bytes(4 * FACE_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
-#: the actor block by seat; -1: nobody (game over)
-ACTOR = [_packed([1.0 if j == q else 0.0 for j in range(P)]) for q in range(P)] + [bytes(4 * P)]
-#: packed per-step blocks by the span they fill and their key (see ``RattusObserver._update``)
-_BLOCKS: dict[tuple[int, int], dict[tuple, bytes]] = {}
+#: packed per-step blocks by the span they fill and the player count, and their key (see ``SeatTable.update``)
+_BLOCKS: dict[tuple, dict[tuple, bytes]] = {}
+
+
+def _columns(v: int, n: int, seats) -> list[float]:
+    """Seat ``v``'s P relative seat columns: 1.0 where the absolute seat ``(v + j) % n`` is in ``seats``."""
+    return [1.0 if j < n and (v + j) % n in seats else 0.0 for j in range(P)]
 
 
 @functools.lru_cache(maxsize=None)
-def _slot_rows(mark: float) -> tuple[bytes, ...]:
-    """A token's slot rows by ``knowers * (P + 1) + swapper + 1`` (knowers: a seat bit mask; swapper -1:
-    none); the face cells stay 0 (faces are in the seats' sections)."""
-    return tuple(_packed([1.0, mark, *[float(know >> q & 1) for q in range(P)],
-                          *[1.0 if q == swapper else 0.0 for q in range(P)], *[0.0] * FACE_SIZE])
-                 for know in range(1 << P) for swapper in range(-1, P))
+def _slot_rows(mark: float, face: bytes, v: int, n: int) -> tuple[bytes, ...]:
+    """Seat ``v``'s slot rows of a token by ``knowers * (P + 1) + swapper + 1`` (knowers: an absolute seat
+    bit mask; swapper -1: none), with the token's ``face`` where ``v`` knows it."""
+    return tuple(_heads(mark, v, n)[know * (P + 1) + swapper + 1] + (face if know >> v & 1 else NO_FACE)
+                 for know in range(1 << n) for swapper in range(-1, P))
 
 
-#: a card's row (none, held by seat 0..P-1) by holder; -1: none
-CARD_ROWS = [_packed([0.0] + [1.0 if j == q else 0.0 for j in range(P)]) for q in range(P)]
-CARD_ROWS.append(_packed([1.0] + [0.0] * P))
+@functools.lru_cache(maxsize=None)
+def _heads(mark: float, v: int, n: int) -> tuple[bytes, ...]:
+    """The slot rows of :func:`_slot_rows` without the face cells."""
+    return tuple(_packed([1.0, mark, *_columns(v, n, {q for q in range(n) if know >> q & 1}),
+                          *_columns(v, n, {swapper})])
+                 for know in range(1 << n) for swapper in range(-1, P))
 
 
 class RattusObserver(Observer):
@@ -91,85 +96,136 @@ class RattusObserver(Observer):
 
     def __init__(self, game):
         super().__init__(game)
-        lay, n = self.layout, game.num_players
+        lay = self.layout
         self.o = {name: lay.offset(name) for name in lay.shapes}
         #: per token type: its public mark as shown (0 where marks are not public)
         self.marks = [float(tt.starting) if game.starting_mark_public else 0.0 for tt in game.types]
-        #: per token type: its face row, and its slot rows (:func:`_slot_rows`)
-        self.face_bytes = [_packed([tt.limit, tt.m, tt.a, *tt.classes]) for tt in game.types]
-        self.row_bytes = [_slot_rows(mark) for mark in self.marks]
-        self.region_at = [self.o["regions"] + r * REGION_SIZE for r in range(NUM_REGIONS)]
-        #: the per-step blocks ``phase`` .. ``final`` are one span of M, written from packed blocks by value
+        self.faces = [_packed([tt.limit, tt.m, tt.a, *tt.classes]) for tt in game.types]
+        #: the per-step blocks ``phase`` .. ``final`` are one span, written from packed blocks by value
         self.volatile = (self.o["phase"], self.o["final"] + 1 + P)
-        self.volatile_bytes = slice(4 * self.volatile[0], 4 * self.volatile[1])
-        self._blocks = _BLOCKS.setdefault(self.volatile, {})  # shared by observers of the same layout
-        self.palace_at = 4 * self.o["palace"]
-        self.cards_at, self.actor_at, self.turns_at = 4 * self.o["cards"], 4 * self.o["actor"], self.o["turns"]
-        self.witch_at = self.o["witch"]
-        self.faces_at = lay.size  # seat v's faces of region r, slot s at faces_at + (v * 3 * R + 3 r + s) * 9
-        self.zero = lay.size + n * NUM_REGIONS * SLOTS * FACE_SIZE
-        self.pack_seats, self.seats_size = struct.Struct(f"{n}f").pack, 4 * n
         assert self.o["cube_supply"] == self.o["palace"] + P, "palace and supply are written as one span"
-        self.pack_holdings = struct.Struct(f"{n}f{4 * (P - n)}x{n}f")  # palace, zeros, supply
-        self.M = np.zeros(self.zero + 1, np.float32)
-        self.W = memoryview(self.M)  # element writes through the buffer cost a third of numpy's
-        self.B = self.W.cast("B")  # bytes, for packed rows
-        self.gather = [self._gather_for(v) for v in range(n)]
+        self.know = [0] * NUM_TOKENS  # per token: the seats (bit mask) knowing it
+        self.known = [set() for _ in range(game.num_players)]  # per seat: the tokens it knows
+        self.tables = [SeatTable(self, v) for v in range(game.num_players)]
+        self._epoch = 0  # counts the states seen other than by one ``apply`` after the last
         self.invalidate()
 
-    def _gather_for(self, v: int) -> np.ndarray:
-        """Indices into ``M`` of seat ``v``'s observation."""
-        n, o = self.game.num_players, self.o
-        index = np.arange(self.layout.size, dtype=np.intp)
-
-        def rotate(at: int) -> None:  # P seat columns from ``at``: relative j shows absolute (v + j) % n
-            index[at:at + P] = [at + (v + j) % n if j < n else self.zero for j in range(P)]
-
-        for r in range(NUM_REGIONS):
-            row = o["regions"] + r * REGION_SIZE
-            rotate(row + 3)
-            for s in range(SLOTS):
-                at = row + 3 + P + s * SLOT_SIZE
-                rotate(at + 2)
-                rotate(at + 2 + P)
-                face = self.faces_at + (v * NUM_REGIONS * SLOTS + 3 * r + s) * FACE_SIZE
-                index[at + 2 + 2 * P:at + SLOT_SIZE] = np.arange(face, face + FACE_SIZE)
-        for name in ("palace", "cube_supply", "seats", "start_seat", "actor"):
-            rotate(o[name])
-        for k in range(6):
-            rotate(o["cards"] + k * (1 + P) + 1)
-        rotate(o["final"] + 1)
-        index.flags.writeable = False
-        return index
-
     def invalidate(self) -> None:
-        self._state = None  # the state M was last brought up to date with
+        self._state = None  # the state last seen
         self._tick = -1  # and its tick then
+        self._last = self.tables[0]  # the table brought up to date last
 
     def encode(self, state, player: int) -> np.ndarray:
         tick = state.tick
         if tick != self._tick or state is not self._state:
             if tick == self._tick + 1 and state is self._state:
-                self._update(state, state.changes)
-            else:
-                self._rebuild(state)
+                changes = state.changes
+                if changes and max(changes) >= KNOWLEDGE:
+                    self._learn(state, changes)
+            else:  # every table is behind
+                self._epoch += 1
+                self._learn(state, range(KNOWLEDGE, KNOWLEDGE + NUM_TOKENS))
             self._state, self._tick = state, tick
-        return self.M[self.gather[player]]
+        table = self.tables[player]
+        if table.tick != tick or table.epoch != self._epoch:
+            if table.tick == tick - 1 and table.epoch == self._epoch:
+                table.update(state, state.changes)
+            elif self._last.epoch == self._epoch:  # the last table is at this tick or the previous one
+                table.follow(self._last, state, self.known)
+            else:
+                table.rebuild(state)
+            table.epoch, table.tick = self._epoch, tick
+            self._last = table
+        return table.M.copy()
 
-    # ------------------------------------------------------------------ table upkeep
-    def _rebuild(self, state) -> None:
+    def _learn(self, state, codes) -> None:
+        """``know`` and ``known`` of the tokens of the KNOWLEDGE ``codes``."""
+        known, seats = state.known, range(state.n)
+        for code in codes:
+            if code >= KNOWLEDGE:
+                t = code - KNOWLEDGE
+                self.know[t] = sum([1 << q for q in seats if known[q][t]])
+                for q in seats:
+                    if known[q][t]:
+                        self.known[q].add(t)
+                    else:
+                        self.known[q].discard(t)
+
+
+class SeatTable:
+    """Seat ``v``'s observation ``M`` and the values it shows that :meth:`update` compares."""
+
+    def __init__(self, observer: RattusObserver, v: int):
+        game, o = observer.game, observer.o
+        n = game.num_players
+        self.game, self.o, self.v, self.know = game, o, v, observer.know
+        self.M = np.zeros(observer.layout.size, np.float32)
+        self.W = memoryview(self.M)  # element writes through the buffer cost a third of numpy's
+        self.B = self.W.cast("B")  # bytes, for packed rows
+        self.marks = observer.marks
+        self.rows = [_slot_rows(mark, face, v, n) for mark, face in zip(observer.marks, observer.faces)]
+        self.rotate = itemgetter(*[(v + j) % n for j in range(n)])  # a per-seat list in relative order
+        self.seat_of = [(q - v) % n for q in range(n)]  # the relative seat of an absolute one
+        #: a card's row (none, held by relative seat 0..P-1) by absolute holder; -1: none
+        self.card_rows = [_packed([0.0, *_columns(v, n, {h})]) for h in range(n)] + [_packed([1.0] + [0.0] * P)]
+        #: the actor block by absolute seat; -1: nobody (game over)
+        self.actor_rows = [_packed(_columns(v, n, {q})) for q in range(n)] + [bytes(4 * P)]
+        self.region_at = [o["regions"] + r * REGION_SIZE for r in range(NUM_REGIONS)]
+        self.volatile = observer.volatile
+        self.volatile_bytes = slice(4 * self.volatile[0], 4 * self.volatile[1])
+        self._blocks = _BLOCKS.setdefault((self.volatile, n), {})  # shared by tables of the same layout
+        self.palace_at, self.cards_at, self.actor_at = 4 * o["palace"], 4 * o["cards"], 4 * o["actor"]
+        self.turns_at, self.witch_at = o["turns"], o["witch"]
+        self.pack_seats, self.seats_size = struct.Struct(f"{n}f").pack, 4 * n
+        self.pack_holdings = struct.Struct(f"{n}f{4 * (P - n)}x{n}f")  # palace, zeros, supply
+        #: by seat ``u``: indices into seat ``u``'s table of this one (seat columns rotated)
+        self.from_seat = [self._rotation((v - u) % n) for u in range(n)]
+        self.epoch, self.tick = -1, -1  # the observer's epoch and the state's tick ``M`` shows
+
+    def _rotation(self, d: int) -> np.ndarray:
+        """Indices into the table of the seat ``d`` places counterclockwise: its seat columns rotated."""
+        n, o = self.game.num_players, self.o
+        index = np.arange(len(self.M), dtype=np.intp)
+
+        def rotate(at: int) -> None:  # P seat columns from ``at``: column j shows its column (j + d) % n
+            index[at:at + n] = [at + (j + d) % n for j in range(n)]
+
+        for r in range(NUM_REGIONS):
+            rotate(self.region_at[r] + 3)
+            for s in range(SLOTS):
+                at = self.region_at[r] + 3 + P + s * SLOT_SIZE
+                rotate(at + 2)
+                rotate(at + 2 + P)
+        for name in ("palace", "cube_supply", "seats", "start_seat", "actor"):
+            rotate(o[name])
+        for k in range(6):
+            rotate(o["cards"] + k * (1 + P) + 1)
+        rotate(o["final"] + 1)
+        return index
+
+    def follow(self, table: SeatTable, state, known: list[set[int]]) -> None:
+        """``M`` from another seat's ``table`` (at this tick or the previous one): its seat columns rotated,
+        the regions holding a token one of the two seats knows rewritten (``known``: by seat, the tokens
+        it knows)."""
+        # the indices are in range: "wrap" skips the buffered bounds check
+        np.take(table.M, self.from_seat[table.v], out=self.M, mode="wrap")
+        self._slots, self._plague, self._holder = table._slots[:], table._plague, table._holder
+        self._rats, self._rat_marks, self._revealed = table._rats, table._rat_marks, table._revealed
+        self._actor, self._turns, self._no_progress = table._actor, table._turns, table._no_progress
+        faces = known[self.v] ^ known[table.v]  # the tokens whose faces one of the tables shows
+        if faces:
+            for r, slot in enumerate(self._slots):
+                if not faces.isdisjoint(slot):
+                    self._write_rows(state, r, slot)
+        if table.tick != state.tick:
+            self.update(state, state.changes)
+
+    def rebuild(self, state) -> None:
         """``M`` from zeros: every region in play and every compared value as changed."""
         self.M.fill(0.0)
-        W = self.W
+        W, o, n = self.W, self.o, state.n
         for r in self.game.in_play:
             W[self.region_at[r]] = 1.0
-        self._showing = [0] * NUM_REGIONS  # per region: the seats (bit mask) whose section there holds faces
-        self._know = [0] * NUM_TOKENS  # per token: the seats (bit mask) knowing it
-        for q, mine in enumerate(state.known):
-            if True in mine:
-                for t in range(NUM_TOKENS):
-                    if mine[t]:
-                        self._know[t] |= 1 << q
         self._plague = -1
         self._slots: list[list[int]] = [[] for _ in range(NUM_REGIONS)]  # token ids as last written
         self._holder = [-2] * 6  # no holder: every card's row is written
@@ -178,37 +234,34 @@ class RattusObserver(Observer):
         self._revealed = 0
         self._actor = None
         self._turns = self._no_progress = 0
-        W[self.o["start_seat"] + state.start_seat] = 1.0
-        for q in range(state.n):
-            W[self.o["seats"] + q] = 1.0
-        W[self.o["rats"] + 1] = len(state.removed)  # set at setup
-        W[self.o["rats"] + 3] = sum([self.marks[state.face[t]] for t in state.removed])
+        W[o["start_seat"] + (state.start_seat - self.v) % n] = 1.0
+        for j in range(n):
+            W[o["seats"] + j] = 1.0
+        W[o["rats"] + 1] = len(state.removed)  # set at setup
+        W[o["rats"] + 3] = sum([self.marks[state.face[t]] for t in state.removed])
         self._write_holdings(state)
         self._write_revealed(state)  # also where no region holds tokens
         # on zeros, only regions with cubes or tokens need writing
-        self._update(state, [CUBES + r for r in self.game.in_play if any(state.cubes[r])]
-                     + [TOKENS + r for r in self.game.in_play if state.slots[r]])
+        self.update(state, [CUBES + r for r in self.game.in_play if any(state.cubes[r])]
+                    + [TOKENS + r for r in self.game.in_play if state.slots[r]])
 
-    def _update(self, state, changes) -> None:
+    def update(self, state, changes) -> None:
         """Rewrite the regions ``changes`` lists (and the holdings with any region's cubes), then whatever
         else differs from what ``M`` shows (revealed tokens change only with some region's tokens); the
-        per-step blocks
-        ``phase`` .. ``final`` as one packed span by the values they show, ``actor`` when the actor changed,
-        ``turns`` when the counters changed (``start_seat``: with the rebuild)."""
+        per-step blocks ``phase`` .. ``final`` as one packed span by the values they show, ``actor`` when
+        the actor changed, ``turns`` when the counters changed (``start_seat``: with the rebuild)."""
         W, B = self.W, self.B
         if changes:
             tokens, learned, cubes = [], [], False
             for code in changes:
                 if code < TOKENS:  # slice writes: pack_into costs 3x
                     at = 4 * self.region_at[code - CUBES] + 12
-                    B[at:at + self.seats_size] = self.pack_seats(*state.cubes[code - CUBES])
+                    B[at:at + self.seats_size] = self.pack_seats(*self.rotate(state.cubes[code - CUBES]))
                     cubes = True
                 elif code < KNOWLEDGE:
                     tokens.append(code - TOKENS)
                 else:
-                    t = code - KNOWLEDGE
-                    self._know[t] = sum([1 << q for q in range(state.n) if state.known[q][t]])
-                    learned.append(t)
+                    learned.append(code - KNOWLEDGE)
             for r in tokens:
                 self._write_tokens(state, r, learned)
             if cubes:
@@ -225,13 +278,13 @@ class RattusObserver(Observer):
             for k, h in enumerate(state.holder):
                 if h != old[k]:
                     at = self.cards_at + size * k
-                    B[at:at + size] = CARD_ROWS[h]
+                    B[at:at + size] = self.card_rows[h]
             self._holder = state.holder[:]
         if self._rats != len(state.rat_supply):
             self._write_rats(state)
-        phase, pending = state.phase, state.pending
+        phase, pending, ender = state.phase, state.pending, state.ender
         key = (phase, state.card_taken, state.placed, *state.used, state.spread_due,
-               pending >= 0 and self.marks[state.face[pending]] != 0.0, state.ender,
+               pending >= 0 and self.marks[state.face[pending]] != 0.0, ender if ender < 0 else self.seat_of[ender],
                state.origin if phase == KNIGHT_STEP else -1)
         block = self._blocks.get(key)  # written every step: the key changes at nearly every step
         if block is None:
@@ -246,7 +299,7 @@ class RattusObserver(Observer):
                     W[self.witch_at + i * NUM_REGIONS * SLOTS + 3 * r + s] = 1.0
         actor = state.current_player if phase != OVER else -1
         if actor != self._actor:
-            B[self.actor_at:self.actor_at + 4 * P] = ACTOR[actor]
+            B[self.actor_at:self.actor_at + 4 * P] = self.actor_rows[actor]
             self._actor = actor
         if self._turns != state.regular_turns or self._no_progress != state.no_progress:
             self._turns, self._no_progress = state.regular_turns, state.no_progress
@@ -255,8 +308,8 @@ class RattusObserver(Observer):
 
     def _write_holdings(self, state) -> None:
         """The palace and cube supply blocks (adjacent), in one write."""
-        pack = self.pack_holdings
-        self.B[self.palace_at:self.palace_at + pack.size] = pack.pack(*state.palace, *state.supply)
+        pack, rotate = self.pack_holdings, self.rotate
+        self.B[self.palace_at:self.palace_at + pack.size] = pack.pack(*rotate(state.palace), *rotate(state.supply))
 
     def _write_revealed(self, state) -> None:
         """The revealed tokens' faces added since the last write."""
@@ -266,52 +319,33 @@ class RattusObserver(Observer):
         self._revealed = len(state.revealed)
 
     def _write_tokens(self, state, r: int, learned: list[int]) -> None:
-        """Region ``r``'s token count, slot rows and the faces seats know there: only the last slot row
-        where the one change is a token nobody knows added, only the rows of the tokens in ``learned``
-        (whose knowers changed) where the tokens are the same."""
+        """Region ``r``'s token count and slot rows: only the last slot row where the one change is a token
+        nobody knows added, only the rows of the tokens in ``learned`` (whose knowers changed) where the
+        tokens are the same."""
         slot, old = state.slots[r], self._slots[r]
+        face, swapped_by, know, rows = state.face, state.swapped_by, self.know, self.rows
+        at = 4 * (self.region_at[r] + 3 + P)
         if slot == old:
             for s, tid in enumerate(slot):
                 if tid in learned:
-                    self._write_known(state, r, s, tid)
+                    row = at + 4 * SLOT_SIZE * s
+                    self.B[row:row + 4 * SLOT_SIZE] = rows[face[tid]][know[tid] * (P + 1) + swapped_by[tid] + 1]
             return
         self._slots[r] = slot[:]
-        at = self.region_at[r]
-        self.W[at + 2] = len(slot)
-        at = 4 * (at + 3 + P)
-        face, swapped_by, know, rows = state.face, state.swapped_by, self._know, self.row_bytes
+        self.W[self.region_at[r] + 2] = len(slot)
         if len(slot) == len(old) + 1 and not know[slot[-1]] and slot[:-1] == old:
             at += 4 * SLOT_SIZE * len(old)
             tid = slot[-1]
             self.B[at:at + 4 * SLOT_SIZE] = rows[face[tid]][swapped_by[tid] + 1]
             return
+        self._write_rows(state, r, slot)
+
+    def _write_rows(self, state, r: int, slot: list[int]) -> None:
+        """Region ``r``'s slot rows, of the tokens ``slot``."""
+        face, swapped_by, know, rows = state.face, state.swapped_by, self.know, self.rows
+        at = 4 * (self.region_at[r] + 3 + P)
         self.B[at:at + 4 * SLOTS * SLOT_SIZE] = b"".join(
             [rows[face[tid]][know[tid] * (P + 1) + swapped_by[tid] + 1] for tid in slot]) + EMPTY_ROWS[len(slot)]
-        knowing = 0
-        for tid in slot:
-            knowing |= know[tid]
-        seats = knowing | self._showing[r]
-        if seats:
-            self._showing[r] = knowing  # face rows are never all zero (limits >= 1)
-            faces, empty = self.face_bytes, EMPTY_FACES[len(slot)]
-            for v in range(state.n):
-                if seats >> v & 1:
-                    mine = state.known[v]
-                    at = 4 * (self.faces_at + (v * NUM_REGIONS + r) * SLOTS * FACE_SIZE)
-                    self.B[at:at + 4 * SLOTS * FACE_SIZE] = b"".join(
-                        [faces[face[tid]] if mine[tid] else NO_FACE for tid in slot]) + empty
-
-    def _write_known(self, state, r: int, s: int, tid: int) -> None:
-        """The slot row of token ``tid`` (region ``r``, slot ``s``) and its face in its knowers' sections."""
-        know = self._know[tid]
-        at = 4 * (self.region_at[r] + 3 + P + s * SLOT_SIZE)
-        self.B[at:at + 4 * SLOT_SIZE] = self.row_bytes[state.face[tid]][know * (P + 1) + state.swapped_by[tid] + 1]
-        self._showing[r] |= know
-        row = self.face_bytes[state.face[tid]]
-        for v in range(state.n):
-            if know >> v & 1:
-                at = 4 * (self.faces_at + ((v * NUM_REGIONS + r) * SLOTS + s) * FACE_SIZE)
-                self.B[at:at + 4 * FACE_SIZE] = row
 
     def _write_rats(self, state) -> None:
         """The rat supply's size and mark count (where marks are public): less the drawn token's mark when
@@ -327,7 +361,7 @@ class RattusObserver(Observer):
         self._rats = size
 
     def _volatile_block(self, key: tuple) -> bytes:
-        """The packed span ``phase`` .. ``final`` for a key of :meth:`_update`."""
+        """The packed span ``phase`` .. ``final`` for a key of :meth:`update` (its ender relative)."""
         phase, card_taken, placed, *used, spread_due, pending_mark, ender, origin = key
         start, end = self.volatile
         values = [0.0] * (end - start)
