@@ -171,6 +171,13 @@ class SeatTable:
         #: the actor block by absolute seat; -1: nobody (game over)
         self.actor_rows = [_packed(_columns(v, n, {q})) for q in range(n)] + [bytes(4 * P)]
         self.region_at = [o["regions"] + r * REGION_SIZE for r in range(NUM_REGIONS)]
+        self.faces = observer.faces
+        #: per region: its token count's cell; the byte offsets of its cubes, its slot rows and its first slot's
+        #: face cells
+        self.count_at = [at + 2 for at in self.region_at]
+        self.cubes_at = [4 * (at + 3) for at in self.region_at]
+        self.rows_at = [4 * (at + 3 + P) for at in self.region_at]
+        self.faces_at = [4 * (at + 3 + P + 2 + 2 * P) for at in self.region_at]
         self.volatile = observer.volatile
         self.volatile_bytes = slice(4 * self.volatile[0], 4 * self.volatile[1])
         self._blocks = _BLOCKS.setdefault((self.volatile, n), {})  # shared by tables of the same layout
@@ -205,18 +212,23 @@ class SeatTable:
 
     def follow(self, table: SeatTable, state, known: list[set[int]]) -> None:
         """``M`` from another seat's ``table`` (at this tick or the previous one): its seat columns rotated,
-        the regions holding a token one of the two seats knows rewritten (``known``: by seat, the tokens
+        the face cells of the tokens one of the two seats knows rewritten (``known``: by seat, the tokens
         it knows)."""
         # the indices are in range: "wrap" skips the buffered bounds check
         np.take(table.M, self.from_seat[table.v], out=self.M, mode="wrap")
         self._slots, self._plague, self._holder = table._slots[:], table._plague, table._holder
         self._rats, self._rat_marks, self._revealed = table._rats, table._rat_marks, table._revealed
         self._actor, self._turns, self._no_progress = table._actor, table._turns, table._no_progress
-        faces = known[self.v] ^ known[table.v]  # the tokens whose faces one of the tables shows
-        if faces:
+        differ = known[self.v] ^ known[table.v]  # the tokens whose faces one of the tables shows
+        if differ:
+            mine, face, faces, B = known[self.v], state.face, self.faces, self.B
             for r, slot in enumerate(self._slots):
-                if not faces.isdisjoint(slot):
-                    self._write_rows(state, r, slot)
+                if not differ.isdisjoint(slot):
+                    at = self.faces_at[r]
+                    for t in slot:
+                        if t in differ:
+                            B[at:at + 4 * FACE_SIZE] = faces[face[t]] if t in mine else NO_FACE
+                        at += 4 * SLOT_SIZE
         if table.tick != state.tick:
             self.update(state, state.changes)
 
@@ -255,7 +267,7 @@ class SeatTable:
             tokens, learned, cubes = [], [], False
             for code in changes:
                 if code < TOKENS:  # slice writes: pack_into costs 3x
-                    at = 4 * self.region_at[code - CUBES] + 12
+                    at = self.cubes_at[code - CUBES]
                     B[at:at + self.seats_size] = self.pack_seats(*self.rotate(state.cubes[code - CUBES]))
                     cubes = True
                 elif code < KNOWLEDGE:
@@ -324,7 +336,7 @@ class SeatTable:
         tokens are the same."""
         slot, old = state.slots[r], self._slots[r]
         face, swapped_by, know, rows = state.face, state.swapped_by, self.know, self.rows
-        at = 4 * (self.region_at[r] + 3 + P)
+        at = self.rows_at[r]
         if slot == old:
             for s, tid in enumerate(slot):
                 if tid in learned:
@@ -332,18 +344,12 @@ class SeatTable:
                     self.B[row:row + 4 * SLOT_SIZE] = rows[face[tid]][know[tid] * (P + 1) + swapped_by[tid] + 1]
             return
         self._slots[r] = slot[:]
-        self.W[self.region_at[r] + 2] = len(slot)
+        self.W[self.count_at[r]] = len(slot)
         if len(slot) == len(old) + 1 and not know[slot[-1]] and slot[:-1] == old:
             at += 4 * SLOT_SIZE * len(old)
             tid = slot[-1]
             self.B[at:at + 4 * SLOT_SIZE] = rows[face[tid]][swapped_by[tid] + 1]
             return
-        self._write_rows(state, r, slot)
-
-    def _write_rows(self, state, r: int, slot: list[int]) -> None:
-        """Region ``r``'s slot rows, of the tokens ``slot``."""
-        face, swapped_by, know, rows = state.face, state.swapped_by, self.know, self.rows
-        at = 4 * (self.region_at[r] + 3 + P)
         self.B[at:at + 4 * SLOTS * SLOT_SIZE] = b"".join(
             [rows[face[tid]][know[tid] * (P + 1) + swapped_by[tid] + 1] for tid in slot]) + EMPTY_ROWS[len(slot)]
 
