@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import functools
 import struct
-from operator import itemgetter
 
 import numpy as np
 
@@ -69,6 +68,14 @@ def _heads(mark: float, v: int, n: int) -> tuple[bytes, ...]:
                  for know in range(1 << n) for swapper in range(-1, P))
 
 
+def _write_seats(W: memoryview, values: list[int], shown: list[int], cells: list[int]) -> None:
+    """The ``cells`` (by absolute seat) of the per-seat ``values`` that differ from those ``shown``; element
+    writes: a packed slice costs more where one or two seats change."""
+    for q, k in enumerate(values):
+        if k != shown[q]:
+            W[cells[q]] = k
+
+
 class RattusObserver(Observer):
     high = 1000.0
     policy_input = "signed_log"
@@ -103,7 +110,6 @@ class RattusObserver(Observer):
         self.faces = [_packed([tt.limit, tt.m, tt.a, *tt.classes]) for tt in game.types]
         #: the per-step blocks ``phase`` .. ``final`` are one span, written from packed blocks by value
         self.volatile = (self.o["phase"], self.o["final"] + 1 + P)
-        assert self.o["cube_supply"] == self.o["palace"] + P, "palace and supply are written as one span"
         self.know = [0] * NUM_TOKENS  # per token: the seats (bit mask) knowing it
         self.known = [set() for _ in range(game.num_players)]  # per seat: the tokens it knows
         self.tables = [SeatTable(self, v) for v in range(game.num_players)]
@@ -164,7 +170,6 @@ class SeatTable:
         self.B = self.W.cast("B")  # bytes, for packed rows
         self.marks = observer.marks
         self.rows = [_slot_rows(mark, face, v, n) for mark, face in zip(observer.marks, observer.faces)]
-        self.rotate = itemgetter(*[(v + j) % n for j in range(n)])  # a per-seat list in relative order
         self.seat_of = [(q - v) % n for q in range(n)]  # the relative seat of an absolute one
         #: a card's row (none, held by relative seat 0..P-1) by absolute holder; -1: none
         self.card_rows = [_packed([0.0, *_columns(v, n, {h})]) for h in range(n)] + [_packed([1.0] + [0.0] * P)]
@@ -172,19 +177,19 @@ class SeatTable:
         self.actor_rows = [_packed(_columns(v, n, {q})) for q in range(n)] + [bytes(4 * P)]
         self.region_at = [o["regions"] + r * REGION_SIZE for r in range(NUM_REGIONS)]
         self.faces = observer.faces
-        #: per region: its token count's cell; the byte offsets of its cubes, its slot rows and its first slot's
-        #: face cells
+        #: per region: its token count's cell; the byte offsets of its slot rows and of its first slot's face cells
         self.count_at = [at + 2 for at in self.region_at]
-        self.cubes_at = [4 * (at + 3) for at in self.region_at]
         self.rows_at = [4 * (at + 3 + P) for at in self.region_at]
         self.faces_at = [4 * (at + 3 + P + 2 + 2 * P) for at in self.region_at]
         self.volatile = observer.volatile
         self.volatile_bytes = slice(4 * self.volatile[0], 4 * self.volatile[1])
         self._blocks = _BLOCKS.setdefault((self.volatile, n), {})  # shared by tables of the same layout
-        self.palace_at, self.cards_at, self.actor_at = 4 * o["palace"], 4 * o["cards"], 4 * o["actor"]
+        self.cards_at, self.actor_at = 4 * o["cards"], 4 * o["actor"]
         self.turns_at, self.witch_at = o["turns"], o["witch"]
-        self.pack_seats, self.seats_size = struct.Struct(f"{n}f").pack, 4 * n
-        self.pack_holdings = struct.Struct(f"{n}f{4 * (P - n)}x{n}f")  # palace, zeros, supply
+        #: by absolute seat: its cube cell in each region, its palace and supply cells
+        self.cubes_cell = [[at + 3 + (q - v) % n for q in range(n)] for at in self.region_at]
+        self.palace_cell = [o["palace"] + (q - v) % n for q in range(n)]
+        self.supply_cell = [o["cube_supply"] + (q - v) % n for q in range(n)]
         #: by seat ``u``: indices into seat ``u``'s table of this one (seat columns rotated)
         self.from_seat = [self._rotation((v - u) % n) for u in range(n)]
         self.epoch, self.tick = -1, -1  # the observer's epoch and the state's tick ``M`` shows
@@ -217,6 +222,7 @@ class SeatTable:
         # the indices are in range: "wrap" skips the buffered bounds check
         np.take(table.M, self.from_seat[table.v], out=self.M, mode="wrap")
         self._slots, self._plague, self._holder = table._slots[:], table._plague, table._holder
+        self._cubes, self._palace, self._supply = table._cubes[:], table._palace, table._supply
         self._rats, self._rat_marks, self._revealed = table._rats, table._rat_marks, table._revealed
         self._actor, self._turns, self._no_progress = table._actor, table._turns, table._no_progress
         differ = known[self.v] ^ known[table.v]  # the tokens whose faces one of the tables shows
@@ -241,6 +247,8 @@ class SeatTable:
         self._plague = -1
         self._slots: list[list[int]] = [[] for _ in range(NUM_REGIONS)]  # token ids as last written
         self._holder = [-2] * 6  # no holder: every card's row is written
+        self._cubes = [[0] * n for _ in range(NUM_REGIONS)]  # per region, per seat (as shown: from zeros)
+        self._palace, self._supply = [0] * n, [0] * n
         self._rats = -1  # the rat supply's size
         self._rat_marks = 0.0  # and its mark count
         self._revealed = 0
@@ -264,19 +272,25 @@ class SeatTable:
         the actor changed, ``turns`` when the counters changed (``start_seat``: with the rebuild)."""
         W, B = self.W, self.B
         if changes:
-            tokens, learned, cubes = [], [], False
+            tokens, learned, holdings = [], [], False
             for code in changes:
-                if code < TOKENS:  # slice writes: pack_into costs 3x
-                    at = self.cubes_at[code - CUBES]
-                    B[at:at + self.seats_size] = self.pack_seats(*self.rotate(state.cubes[code - CUBES]))
-                    cubes = True
+                if code < TOKENS:
+                    r = code - CUBES
+                    cubes, shown = state.cubes[r], self._cubes[r]
+                    if cubes != shown:
+                        cell = self.cubes_cell[r]
+                        for q, k in enumerate(cubes):
+                            if k != shown[q]:
+                                W[cell[q]] = k
+                        self._cubes[r] = cubes[:]
+                    holdings = True
                 elif code < KNOWLEDGE:
                     tokens.append(code - TOKENS)
                 else:
                     learned.append(code - KNOWLEDGE)
             for r in tokens:
                 self._write_tokens(state, r, learned)
-            if cubes:
+            if holdings:
                 self._write_holdings(state)
             if self._revealed != len(state.revealed):
                 self._write_revealed(state)
@@ -319,9 +333,13 @@ class SeatTable:
             W[self.turns_at + 1] = state.no_progress  # AM-5
 
     def _write_holdings(self, state) -> None:
-        """The palace and cube supply blocks (adjacent), in one write."""
-        pack, rotate = self.pack_holdings, self.rotate
-        self.B[self.palace_at:self.palace_at + pack.size] = pack.pack(*rotate(state.palace), *rotate(state.supply))
+        """The palace and cube supply cells that changed."""
+        if state.supply != self._supply:
+            _write_seats(self.W, state.supply, self._supply, self.supply_cell)
+            self._supply = state.supply[:]
+        if state.palace != self._palace:
+            _write_seats(self.W, state.palace, self._palace, self.palace_cell)
+            self._palace = state.palace[:]
 
     def _write_revealed(self, state) -> None:
         """The revealed tokens' faces added since the last write."""
