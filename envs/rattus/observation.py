@@ -219,8 +219,8 @@ class SeatTable:
         """``M`` from another seat's ``table`` (at this tick or the previous one): its seat columns rotated,
         the face cells of the tokens one of the two seats knows rewritten (``known``: by seat, the tokens
         it knows)."""
-        # the indices are in range: "wrap" skips the buffered bounds check
-        np.take(table.M, self.from_seat[table.v], out=self.M, mode="wrap")
+        # the method skips np.take's wrapper; the indices are in range, and "wrap" skips the buffered bounds check
+        table.M.take(self.from_seat[table.v], out=self.M, mode="wrap")
         self._slots, self._plague, self._holder = table._slots[:], table._plague, table._holder
         self._cubes, self._palace, self._supply = table._cubes[:], table._palace, table._supply
         self._rats, self._rat_marks, self._revealed = table._rats, table._rat_marks, table._revealed
