@@ -47,7 +47,12 @@ def to_json(state) -> dict[str, Any]:
 
 def parse_state(game, data: dict[str, Any]):
     """The state of ``to_json`` data, every field's type and range checked."""
-    return load_fields("rattus", game.blank_state(), _schema(game), data)
+    state = load_fields("rattus", game.blank_state(), _schema(game), data)
+    for r, slot in enumerate(state.slots):
+        if len(slot) > SLOTS:
+            raise SnapshotError(f"rattus: state slots of {game.regions[r]} hold {len(slot)} tokens, more than {SLOTS}")
+    state.counts = bytearray(map(len, state.slots))  # kept by the engine with the slots
+    return state
 
 
 # ====================================================================== invariants (§10.6)
@@ -70,6 +75,8 @@ def invariants(game, state) -> list[str]:
             problems.append(f"{game.regions[r]} holds {len(state.slots[r])} tokens, more than {SLOTS}")
         if not game.play_flag[r] and (state.slots[r] or any(state.cubes[r])):
             problems.append(f"{game.regions[r]} is not in play but holds tokens or cubes")
+    if list(state.counts) != list(map(len, state.slots)):
+        problems.append("the kept token counts per region are not the slots' lengths")
     if not game.play_flag[state.plague]:
         problems.append(f"the plague is in {game.regions[state.plague]}, not in play")
     board = {t for slot in state.slots for t in slot}

@@ -33,6 +33,7 @@ from .scoring import breakdown, final_scores, winners
 _frombuffer = np.frombuffer
 INT8 = np.dtype(np.int8)
 MONK_CACHE_SIZE = 50_000
+NONZERO = bytes([0] + [1] * 255)  # bytes.translate table: 1 for a count above 0
 
 
 class RattusGame(LayoutGame):
@@ -176,6 +177,7 @@ class RattusState(State):
         self.palace = [0] * n
         self.supply = [game.cubes_per_player] * n
         self.slots: list[list[int]] = [[] for _ in range(C.NUM_REGIONS)]
+        self.counts = bytearray(C.NUM_REGIONS)  # tokens per region, kept with ``slots`` (checks.invariants)
         self.face = list(game.faces)
         self.rat_supply: list[int] = []
         self.removed: list[int] = []
@@ -223,6 +225,7 @@ class RattusState(State):
         for r, tid in zip(game.in_play, order):  # one starting token per region in play (§3.3)
             self.slots[r].append(tid)
             self.setup_token[tid] = True
+        self.counts = bytearray(map(len, self.slots))
         rest = sorted(order[len(game.in_play):] + [t for t in range(C.NUM_TOKENS) if not game.starting_type[self.face[t]]])
         cut = set(rng.choice(len(rest), game.removed_count, replace=False).tolist()) if game.removed_count else set()
         self.removed = [rest[i] for i in sorted(cut)]  # RA-22: removed unseen (§3.4)
@@ -282,7 +285,7 @@ class RattusState(State):
         if phase == PLAGUE_MOVE:
             return game.move_ids[self.plague]
         if phase == SPREAD:
-            return [game.a_spread + r for r in game.nbrs[self.plague] if len(self.slots[r]) < SLOTS]
+            return [game.a_spread + r for r in game.nbrs[self.plague] if self.counts[r] < SLOTS]
         if phase == OPENING:
             return game.opening_ids
         if phase == KNIGHT_STEP:
@@ -301,7 +304,7 @@ class RattusState(State):
         """The mask's bytes in WITCH_SECOND: the peek ids of ``_legal`` from the regions' token counts."""
         game = self.game
         fr, fs = self.locate(self.witch[0])
-        counts = list(map(len, self.slots))
+        counts = list(self.counts)
         other = game.witch_second_token == "other_region"
         if other:
             counts[fr] = 0
@@ -321,9 +324,9 @@ class RattusState(State):
         if self.placed or self.supply[p] <= 0:
             place = game.no_place
         elif holder[PEASANT] != p:
-            place = (bytes(map(bool, self.slots)), game.no_king)
+            place = (self.counts.translate(NONZERO), game.no_king)
         else:
-            place = (bytes(map(bool, self.slots)) if game.peasant_bonus_optional else game.no_king, game.peasant_seg)
+            place = (self.counts.translate(NONZERO) if game.peasant_bonus_optional else game.no_king, game.peasant_seg)
         end = game.placement_optional or self.placed or place == game.no_place
         takes = game.no_takes if self.card_taken else bytes(map(ne, holder, game.seat_rows[p]))
         abilities = self._ability_parts(p, None) if p in holder else game.no_ability_parts
@@ -344,7 +347,7 @@ class RattusState(State):
         if merchant:
             parts[0] = b"".join(map(getitem, game.merchant_seg, map(column, self.cubes)))
         if monk or witch:
-            counts = bytes(map(len, self.slots))  # regions out of play hold no tokens (invariants)
+            counts = bytes(self.counts)  # regions out of play hold no tokens (invariants)
             if monk:
                 part = game.monk_parts.get(counts)
                 if part is None:
@@ -409,6 +412,7 @@ class RattusState(State):
         elif kind == A.SPREAD:  # §5.1, RA-13
             tid = self.pending
             self.slots[args[0]].append(tid)
+            self.counts[args[0]] += 1
             self.changes.append(TOKENS + args[0])
             self.swapped_by[tid] = -1
             self.pending = -1
@@ -435,7 +439,7 @@ class RattusState(State):
         elif kind == A.PLACE or kind == A.PEASANT_PLACE:  # §4.3
             r = args[0]
             bonus = game.peasant_bonus if kind == A.PEASANT_PLACE else 0
-            self._add_cubes(r, p, min(len(self.slots[r]) + bonus, self.supply[p]))
+            self._add_cubes(r, p, min(self.counts[r] + bonus, self.supply[p]))
             self.placed = self.productive = True
             if kind == A.PEASANT_PLACE:
                 self.used[PEASANT] = True
@@ -449,6 +453,8 @@ class RattusState(State):
             f, s, t = args
             tid = self.slots[f].pop(s)
             self.slots[t].append(tid)
+            self.counts[f] -= 1
+            self.counts[t] += 1
             self.swapped_by[tid] = -1
             self.used[MONK] = True
             self.changes += (TOKENS + f, TOKENS + t)
@@ -502,13 +508,13 @@ class RattusState(State):
     # ================================================================== plague (§5)
     def _begin_spread(self) -> None:
         self.origin = -1
-        self.spread_due = self.game.spread_table[len(self.slots[self.plague])]  # fixed on arrival (RA-13)
+        self.spread_due = self.game.spread_table[self.counts[self.plague]]  # fixed on arrival (RA-13)
         self._next_spread()
 
     def _next_spread(self) -> None:
-        slots = self.slots
+        counts = self.counts
         if self.spread_due > 0 and self.rat_supply and any(
-                [len(slots[r]) < SLOTS for r in self.game.nbrs[self.plague]]):
+                [counts[r] < SLOTS for r in self.game.nbrs[self.plague]]):
             self.pending = self.rat_supply.pop(int(self._rng.integers(len(self.rat_supply))))
             self.productive = True
             self.phase = SPREAD
@@ -531,6 +537,7 @@ class RattusState(State):
             revealed.append(tid)
             if not final or sum(cubes):  # outside the final plague the loop just checked the cubes
                 self._resolve(cubes, face[tid])
+        self.counts[r] = len(slots)
 
     def _resolve(self, cubes: list[int], face: int) -> None:
         """One revealed token (§5.3): outbreak if the cubes reach the limit; M, classes, then A."""

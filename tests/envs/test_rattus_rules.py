@@ -485,3 +485,15 @@ def test_position_seats_are_checked():
     for spec in ({"active": 5}, {"holders": {"King": 2}}, {"known": {"0": []}}):
         with pytest.raises(ValueError, match="is not a seat"):
             env.unwrapped.set_position(seed=0, **spec)
+
+
+def test_region_token_limit_and_kept_counts_are_checked():
+    """§10.6: at most 3 tokens a region (a snapshot beyond it is refused), and the token counts the engine
+    keeps beside the slots must match them."""
+    env = make(2)
+    with pytest.raises(ValueError, match="more than 3"):
+        env.unwrapped.set_position(seed=0, tokens={"Gallia": ["?"] * 4})
+    s = st(env)
+    assert s.game.invariants(s) == []
+    s.counts[s.game.in_play[0]] += 1
+    assert any("token counts" in problem for problem in s.game.invariants(s))
