@@ -4,14 +4,14 @@ Seats are relative (row ``i`` is the seat ``i`` places clockwise of the observer
 has 4 seat columns, absent seats are 0. Token faces appear only where the observer knows them (its
 Witch peeks, which follow the token); others' knowledge shows as public "known by" bits.
 
-The observer keeps each seat's observation as a table of its own (:class:`SeatTable`); an observation is
-a copy of it. ``apply`` lists the regions whose cubes or tokens it changed and the tokens whose knowers
-changed (``state.changes``, codes of :mod:`.decisions`). A table observed at the previous tick rewrites
-those and compares the few other values itself; a table further behind starts from the table observed
-last, its seat columns rotated and its rows of faces either seat knows rewritten; the first table
-observed after anything else is rebuilt from the state (``tick`` tells). Writes are packed bytes from
-per-seat tables: a slot row per (token type, knowers, swapper) with the face where the seat knows the
-token, and the per-step blocks per value of what they show.
+The observer keeps one table ``M`` for all seats: the observation laid out with absolute seats in the
+seat columns, each seat's known faces in a section of their own, and a zero cell. A seat's observation
+is ``M`` gathered through that seat's index (seat columns rotated, absent seats and other seats' faces
+to zero). ``apply`` lists the regions whose cubes or tokens it changed and the tokens whose knowers changed
+(``state.changes``, codes of :mod:`.decisions`); the observer rewrites those, compares the few other
+values itself, and rebuilds the table from the state after anything else (``tick`` tells). Writes are
+packed bytes from tables: a slot row per (token type, knowers, swapper), a face row per token type, and
+the per-step blocks per value of what they show.
 """
 
 from __future__ import annotations
@@ -41,39 +41,27 @@ def _packed(values) -> bytes:
 
 
 NO_FACE = _packed([0.0] * FACE_SIZE)
-#: zero bytes after k slot rows
+#: zero bytes after k slot rows, and after k face rows
 EMPTY_ROWS = [bytes(4 * SLOT_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
-#: packed per-step blocks by the span they fill and the player count, and their key (see ``SeatTable.update``)
-_BLOCKS: dict[tuple, dict[tuple, bytes]] = {}
-
-
-def _columns(v: int, n: int, seats) -> list[float]:
-    """Seat ``v``'s P relative seat columns: 1.0 where the absolute seat ``(v + j) % n`` is in ``seats``."""
-    return [1.0 if j < n and (v + j) % n in seats else 0.0 for j in range(P)]
-
-
-@functools.lru_cache(maxsize=None)
-def _slot_rows(mark: float, face: bytes, v: int, n: int) -> tuple[bytes, ...]:
-    """Seat ``v``'s slot rows of a token by ``knowers * (P + 1) + swapper + 1`` (knowers: an absolute seat
-    bit mask; swapper -1: none), with the token's ``face`` where ``v`` knows it."""
-    return tuple(_heads(mark, v, n)[know * (P + 1) + swapper + 1] + (face if know >> v & 1 else NO_FACE)
-                 for know in range(1 << n) for swapper in range(-1, P))
+EMPTY_FACES = [bytes(4 * FACE_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
+#: the actor block by seat; -1: nobody (game over)
+ACTOR = [_packed([1.0 if j == q else 0.0 for j in range(P)]) for q in range(P)] + [bytes(4 * P)]
+#: packed per-step blocks by the span they fill and their key (see ``RattusObserver._update``)
+_BLOCKS: dict[tuple[int, int], dict[tuple, bytes]] = {}
 
 
 @functools.lru_cache(maxsize=None)
-def _heads(mark: float, v: int, n: int) -> tuple[bytes, ...]:
-    """The slot rows of :func:`_slot_rows` without the face cells."""
-    return tuple(_packed([1.0, mark, *_columns(v, n, {q for q in range(n) if know >> q & 1}),
-                          *_columns(v, n, {swapper})])
-                 for know in range(1 << n) for swapper in range(-1, P))
+def _slot_rows(mark: float) -> tuple[bytes, ...]:
+    """A token's slot rows by ``knowers * (P + 1) + swapper + 1`` (knowers: a seat bit mask; swapper -1:
+    none); the face cells stay 0 (faces are in the seats' sections)."""
+    return tuple(_packed([1.0, mark, *[float(know >> q & 1) for q in range(P)],
+                          *[1.0 if q == swapper else 0.0 for q in range(P)], *[0.0] * FACE_SIZE])
+                 for know in range(1 << P) for swapper in range(-1, P))
 
 
-def _write_seats(W: memoryview, values: list[int], shown: list[int], cells: list[int]) -> None:
-    """The ``cells`` (by absolute seat) of the per-seat ``values`` that differ from those ``shown``; element
-    writes: a packed slice costs more where one or two seats change."""
-    for q, k in enumerate(values):
-        if k != shown[q]:
-            W[cells[q]] = k
+#: a card's row (none, held by seat 0..P-1) by holder; -1: none
+CARD_ROWS = [_packed([0.0] + [1.0 if j == q else 0.0 for j in range(P)]) for q in range(P)]
+CARD_ROWS.append(_packed([1.0] + [0.0] * P))
 
 
 class RattusObserver(Observer):
@@ -103,194 +91,127 @@ class RattusObserver(Observer):
 
     def __init__(self, game):
         super().__init__(game)
-        lay = self.layout
+        lay, n = self.layout, game.num_players
         self.o = {name: lay.offset(name) for name in lay.shapes}
         #: per token type: its public mark as shown (0 where marks are not public)
         self.marks = [float(tt.starting) if game.starting_mark_public else 0.0 for tt in game.types]
-        self.faces = [_packed([tt.limit, tt.m, tt.a, *tt.classes]) for tt in game.types]
-        #: the per-step blocks ``phase`` .. ``final`` are one span, written from packed blocks by value
+        #: per token type: its face row, and its slot rows (:func:`_slot_rows`)
+        self.face_bytes = [_packed([tt.limit, tt.m, tt.a, *tt.classes]) for tt in game.types]
+        self.row_bytes = [_slot_rows(mark) for mark in self.marks]
+        self.region_at = [self.o["regions"] + r * REGION_SIZE for r in range(NUM_REGIONS)]
+        #: the per-step blocks ``phase`` .. ``final`` are one span of M, written from packed blocks by value
         self.volatile = (self.o["phase"], self.o["final"] + 1 + P)
-        self.know = [0] * NUM_TOKENS  # per token: the seats (bit mask) knowing it
-        self.known = [set() for _ in range(game.num_players)]  # per seat: the tokens it knows
-        self.tables = [SeatTable(self, v) for v in range(game.num_players)]
-        self._epoch = 0  # counts the states seen other than by one ``apply`` after the last
-        self.invalidate()
-
-    def invalidate(self) -> None:
-        self._state = None  # the state last seen
-        self._tick = -1  # and its tick then
-        self._last = self.tables[0]  # the table brought up to date last
-
-    def encode(self, state, player: int) -> np.ndarray:
-        tick = state.tick
-        if tick != self._tick or state is not self._state:
-            if tick == self._tick + 1 and state is self._state:
-                changes = state.changes
-                if changes and max(changes) >= KNOWLEDGE:
-                    self._learn(state, changes)
-            else:  # every table is behind
-                self._epoch += 1
-                self._learn(state, range(KNOWLEDGE, KNOWLEDGE + NUM_TOKENS))
-            self._state, self._tick = state, tick
-        table = self.tables[player]
-        if table.tick != tick or table.epoch != self._epoch:
-            if table.tick == tick - 1 and table.epoch == self._epoch:
-                table.update(state, state.changes)
-            elif self._last.epoch == self._epoch:  # the last table is at this tick or the previous one
-                table.follow(self._last, state, self.known)
-            else:
-                table.rebuild(state)
-            table.epoch, table.tick = self._epoch, tick
-            self._last = table
-        return table.M.copy()
-
-    def _learn(self, state, codes) -> None:
-        """``know`` and ``known`` of the tokens of the KNOWLEDGE ``codes``."""
-        known, seats = state.known, range(state.n)
-        for code in codes:
-            if code >= KNOWLEDGE:
-                t = code - KNOWLEDGE
-                self.know[t] = sum([1 << q for q in seats if known[q][t]])
-                for q in seats:
-                    if known[q][t]:
-                        self.known[q].add(t)
-                    else:
-                        self.known[q].discard(t)
-
-
-class SeatTable:
-    """Seat ``v``'s observation ``M`` and the values it shows that :meth:`update` compares."""
-
-    def __init__(self, observer: RattusObserver, v: int):
-        game, o = observer.game, observer.o
-        n = game.num_players
-        self.game, self.o, self.v, self.know = game, o, v, observer.know
-        self.M = np.zeros(observer.layout.size, np.float32)
+        self.volatile_bytes = slice(4 * self.volatile[0], 4 * self.volatile[1])
+        self._blocks = _BLOCKS.setdefault(self.volatile, {})  # shared by observers of the same layout
+        self.palace_at = 4 * self.o["palace"]
+        self.cards_at, self.actor_at, self.turns_at = 4 * self.o["cards"], 4 * self.o["actor"], self.o["turns"]
+        self.witch_at = self.o["witch"]
+        self.faces_at = lay.size  # seat v's faces of region r, slot s at faces_at + (v * 3 * R + 3 r + s) * 9
+        self.zero = lay.size + n * NUM_REGIONS * SLOTS * FACE_SIZE
+        self.pack_seats, self.seats_size = struct.Struct(f"{n}f").pack, 4 * n
+        assert self.o["cube_supply"] == self.o["palace"] + P, "palace and supply are written as one span"
+        self.pack_holdings = struct.Struct(f"{n}f{4 * (P - n)}x{n}f")  # palace, zeros, supply
+        self.M = np.zeros(self.zero + 1, np.float32)
         self.W = memoryview(self.M)  # element writes through the buffer cost a third of numpy's
         self.B = self.W.cast("B")  # bytes, for packed rows
-        self.marks = observer.marks
-        self.rows = [_slot_rows(mark, face, v, n) for mark, face in zip(observer.marks, observer.faces)]
-        self.seat_of = [(q - v) % n for q in range(n)]  # the relative seat of an absolute one
-        #: a card's row (none, held by relative seat 0..P-1) by absolute holder; -1: none
-        self.card_rows = [_packed([0.0, *_columns(v, n, {h})]) for h in range(n)] + [_packed([1.0] + [0.0] * P)]
-        #: the actor block by absolute seat; -1: nobody (game over)
-        self.actor_rows = [_packed(_columns(v, n, {q})) for q in range(n)] + [bytes(4 * P)]
-        self.region_at = [o["regions"] + r * REGION_SIZE for r in range(NUM_REGIONS)]
-        self.faces = observer.faces
-        #: per region: its token count's cell; the byte offsets of its slot rows and of its first slot's face cells
-        self.count_at = [at + 2 for at in self.region_at]
-        self.rows_at = [4 * (at + 3 + P) for at in self.region_at]
-        self.faces_at = [4 * (at + 3 + P + 2 + 2 * P) for at in self.region_at]
-        self.volatile = observer.volatile
-        self.volatile_bytes = slice(4 * self.volatile[0], 4 * self.volatile[1])
-        self._blocks = _BLOCKS.setdefault((self.volatile, n), {})  # shared by tables of the same layout
-        self.cards_at, self.actor_at = 4 * o["cards"], 4 * o["actor"]
-        self.turns_at, self.witch_at = o["turns"], o["witch"]
-        #: by absolute seat: its cube cell in each region, its palace and supply cells
-        self.cubes_cell = [[at + 3 + (q - v) % n for q in range(n)] for at in self.region_at]
-        self.palace_cell = [o["palace"] + (q - v) % n for q in range(n)]
-        self.supply_cell = [o["cube_supply"] + (q - v) % n for q in range(n)]
-        #: by seat ``u``: indices into seat ``u``'s table of this one (seat columns rotated)
-        self.from_seat = [self._rotation((v - u) % n) for u in range(n)]
-        self.epoch, self.tick = -1, -1  # the observer's epoch and the state's tick ``M`` shows
+        self.gather = [self._gather_for(v) for v in range(n)]
+        self.invalidate()
 
-    def _rotation(self, d: int) -> np.ndarray:
-        """Indices into the table of the seat ``d`` places counterclockwise: its seat columns rotated."""
+    def _gather_for(self, v: int) -> np.ndarray:
+        """Indices into ``M`` of seat ``v``'s observation."""
         n, o = self.game.num_players, self.o
-        index = np.arange(len(self.M), dtype=np.intp)
+        index = np.arange(self.layout.size, dtype=np.intp)
 
-        def rotate(at: int) -> None:  # P seat columns from ``at``: column j shows its column (j + d) % n
-            index[at:at + n] = [at + (j + d) % n for j in range(n)]
+        def rotate(at: int) -> None:  # P seat columns from ``at``: relative j shows absolute (v + j) % n
+            index[at:at + P] = [at + (v + j) % n if j < n else self.zero for j in range(P)]
 
         for r in range(NUM_REGIONS):
-            rotate(self.region_at[r] + 3)
+            row = o["regions"] + r * REGION_SIZE
+            rotate(row + 3)
             for s in range(SLOTS):
-                at = self.region_at[r] + 3 + P + s * SLOT_SIZE
+                at = row + 3 + P + s * SLOT_SIZE
                 rotate(at + 2)
                 rotate(at + 2 + P)
+                face = self.faces_at + (v * NUM_REGIONS * SLOTS + 3 * r + s) * FACE_SIZE
+                index[at + 2 + 2 * P:at + SLOT_SIZE] = np.arange(face, face + FACE_SIZE)
         for name in ("palace", "cube_supply", "seats", "start_seat", "actor"):
             rotate(o[name])
         for k in range(6):
             rotate(o["cards"] + k * (1 + P) + 1)
         rotate(o["final"] + 1)
+        index.flags.writeable = False
         return index
 
-    def follow(self, table: SeatTable, state, known: list[set[int]]) -> None:
-        """``M`` from another seat's ``table`` (at this tick or the previous one): its seat columns rotated,
-        the face cells of the tokens one of the two seats knows rewritten (``known``: by seat, the tokens
-        it knows)."""
-        # the method skips np.take's wrapper; the indices are in range, and "wrap" skips the buffered bounds check
-        table.M.take(self.from_seat[table.v], out=self.M, mode="wrap")
-        self._slots, self._plague, self._holder = table._slots[:], table._plague, table._holder
-        self._cubes, self._palace, self._supply = table._cubes[:], table._palace, table._supply
-        self._rats, self._rat_marks, self._revealed = table._rats, table._rat_marks, table._revealed
-        self._actor, self._turns, self._no_progress = table._actor, table._turns, table._no_progress
-        differ = known[self.v] ^ known[table.v]  # the tokens whose faces one of the tables shows
-        if differ:
-            mine, face, faces, B = known[self.v], state.face, self.faces, self.B
-            for r, slot in enumerate(self._slots):
-                if not differ.isdisjoint(slot):
-                    at = self.faces_at[r]
-                    for t in slot:
-                        if t in differ:
-                            B[at:at + 4 * FACE_SIZE] = faces[face[t]] if t in mine else NO_FACE
-                        at += 4 * SLOT_SIZE
-        if table.tick != state.tick:
-            self.update(state, state.changes)
+    def invalidate(self) -> None:
+        self._state = None  # the state M was last brought up to date with
+        self._tick = -1  # and its tick then
 
-    def rebuild(self, state) -> None:
+    def encode(self, state, player: int) -> np.ndarray:
+        tick = state.tick
+        if tick != self._tick or state is not self._state:
+            if tick == self._tick + 1 and state is self._state:
+                self._update(state, state.changes)
+            else:
+                self._rebuild(state)
+            self._state, self._tick = state, tick
+        return self.M[self.gather[player]]
+
+    # ------------------------------------------------------------------ table upkeep
+    def _rebuild(self, state) -> None:
         """``M`` from zeros: every region in play and every compared value as changed."""
         self.M.fill(0.0)
-        W, o, n = self.W, self.o, state.n
+        W = self.W
         for r in self.game.in_play:
             W[self.region_at[r]] = 1.0
+        self._showing = [0] * NUM_REGIONS  # per region: the seats (bit mask) whose section there holds faces
+        self._know = [0] * NUM_TOKENS  # per token: the seats (bit mask) knowing it
+        for q, mine in enumerate(state.known):
+            if True in mine:
+                for t in range(NUM_TOKENS):
+                    if mine[t]:
+                        self._know[t] |= 1 << q
         self._plague = -1
         self._slots: list[list[int]] = [[] for _ in range(NUM_REGIONS)]  # token ids as last written
         self._holder = [-2] * 6  # no holder: every card's row is written
-        self._cubes = [[0] * n for _ in range(NUM_REGIONS)]  # per region, per seat (as shown: from zeros)
-        self._palace, self._supply = [0] * n, [0] * n
         self._rats = -1  # the rat supply's size
         self._rat_marks = 0.0  # and its mark count
         self._revealed = 0
         self._actor = None
         self._turns = self._no_progress = 0
-        W[o["start_seat"] + (state.start_seat - self.v) % n] = 1.0
-        for j in range(n):
-            W[o["seats"] + j] = 1.0
-        W[o["rats"] + 1] = len(state.removed)  # set at setup
-        W[o["rats"] + 3] = sum([self.marks[state.face[t]] for t in state.removed])
+        W[self.o["start_seat"] + state.start_seat] = 1.0
+        for q in range(state.n):
+            W[self.o["seats"] + q] = 1.0
+        W[self.o["rats"] + 1] = len(state.removed)  # set at setup
+        W[self.o["rats"] + 3] = sum([self.marks[state.face[t]] for t in state.removed])
         self._write_holdings(state)
         self._write_revealed(state)  # also where no region holds tokens
         # on zeros, only regions with cubes or tokens need writing
-        self.update(state, [CUBES + r for r in self.game.in_play if any(state.cubes[r])]
-                    + [TOKENS + r for r in self.game.in_play if state.slots[r]])
+        self._update(state, [CUBES + r for r in self.game.in_play if any(state.cubes[r])]
+                     + [TOKENS + r for r in self.game.in_play if state.slots[r]])
 
-    def update(self, state, changes) -> None:
+    def _update(self, state, changes) -> None:
         """Rewrite the regions ``changes`` lists (and the holdings with any region's cubes), then whatever
         else differs from what ``M`` shows (revealed tokens change only with some region's tokens); the
-        per-step blocks ``phase`` .. ``final`` as one packed span by the values they show, ``actor`` when
-        the actor changed, ``turns`` when the counters changed (``start_seat``: with the rebuild)."""
+        per-step blocks
+        ``phase`` .. ``final`` as one packed span by the values they show, ``actor`` when the actor changed,
+        ``turns`` when the counters changed (``start_seat``: with the rebuild)."""
         W, B = self.W, self.B
         if changes:
-            tokens, learned, holdings = [], [], False
+            tokens, learned, cubes = [], [], False
             for code in changes:
-                if code < TOKENS:
-                    r = code - CUBES
-                    cubes, shown = state.cubes[r], self._cubes[r]
-                    if cubes != shown:
-                        cell = self.cubes_cell[r]
-                        for q, k in enumerate(cubes):
-                            if k != shown[q]:
-                                W[cell[q]] = k
-                        self._cubes[r] = cubes[:]
-                    holdings = True
+                if code < TOKENS:  # slice writes: pack_into costs 3x
+                    at = 4 * self.region_at[code - CUBES] + 12
+                    B[at:at + self.seats_size] = self.pack_seats(*state.cubes[code - CUBES])
+                    cubes = True
                 elif code < KNOWLEDGE:
                     tokens.append(code - TOKENS)
                 else:
-                    learned.append(code - KNOWLEDGE)
+                    t = code - KNOWLEDGE
+                    self._know[t] = sum([1 << q for q in range(state.n) if state.known[q][t]])
+                    learned.append(t)
             for r in tokens:
                 self._write_tokens(state, r, learned)
-            if holdings:
+            if cubes:
                 self._write_holdings(state)
             if self._revealed != len(state.revealed):
                 self._write_revealed(state)
@@ -304,13 +225,13 @@ class SeatTable:
             for k, h in enumerate(state.holder):
                 if h != old[k]:
                     at = self.cards_at + size * k
-                    B[at:at + size] = self.card_rows[h]
+                    B[at:at + size] = CARD_ROWS[h]
             self._holder = state.holder[:]
         if self._rats != len(state.rat_supply):
             self._write_rats(state)
-        phase, pending, ender = state.phase, state.pending, state.ender
+        phase, pending = state.phase, state.pending
         key = (phase, state.card_taken, state.placed, *state.used, state.spread_due,
-               pending >= 0 and self.marks[state.face[pending]] != 0.0, ender if ender < 0 else self.seat_of[ender],
+               pending >= 0 and self.marks[state.face[pending]] != 0.0, state.ender,
                state.origin if phase == KNIGHT_STEP else -1)
         block = self._blocks.get(key)  # written every step: the key changes at nearly every step
         if block is None:
@@ -325,7 +246,7 @@ class SeatTable:
                     W[self.witch_at + i * NUM_REGIONS * SLOTS + 3 * r + s] = 1.0
         actor = state.current_player if phase != OVER else -1
         if actor != self._actor:
-            B[self.actor_at:self.actor_at + 4 * P] = self.actor_rows[actor]
+            B[self.actor_at:self.actor_at + 4 * P] = ACTOR[actor]
             self._actor = actor
         if self._turns != state.regular_turns or self._no_progress != state.no_progress:
             self._turns, self._no_progress = state.regular_turns, state.no_progress
@@ -333,13 +254,9 @@ class SeatTable:
             W[self.turns_at + 1] = state.no_progress  # AM-5
 
     def _write_holdings(self, state) -> None:
-        """The palace and cube supply cells that changed."""
-        if state.supply != self._supply:
-            _write_seats(self.W, state.supply, self._supply, self.supply_cell)
-            self._supply = state.supply[:]
-        if state.palace != self._palace:
-            _write_seats(self.W, state.palace, self._palace, self.palace_cell)
-            self._palace = state.palace[:]
+        """The palace and cube supply blocks (adjacent), in one write."""
+        pack = self.pack_holdings
+        self.B[self.palace_at:self.palace_at + pack.size] = pack.pack(*state.palace, *state.supply)
 
     def _write_revealed(self, state) -> None:
         """The revealed tokens' faces added since the last write."""
@@ -349,20 +266,20 @@ class SeatTable:
         self._revealed = len(state.revealed)
 
     def _write_tokens(self, state, r: int, learned: list[int]) -> None:
-        """Region ``r``'s token count and slot rows: only the last slot row where the one change is a token
-        nobody knows added, only the rows of the tokens in ``learned`` (whose knowers changed) where the
-        tokens are the same."""
+        """Region ``r``'s token count, slot rows and the faces seats know there: only the last slot row
+        where the one change is a token nobody knows added, only the rows of the tokens in ``learned``
+        (whose knowers changed) where the tokens are the same."""
         slot, old = state.slots[r], self._slots[r]
-        face, swapped_by, know, rows = state.face, state.swapped_by, self.know, self.rows
-        at = self.rows_at[r]
         if slot == old:
             for s, tid in enumerate(slot):
                 if tid in learned:
-                    row = at + 4 * SLOT_SIZE * s
-                    self.B[row:row + 4 * SLOT_SIZE] = rows[face[tid]][know[tid] * (P + 1) + swapped_by[tid] + 1]
+                    self._write_known(state, r, s, tid)
             return
         self._slots[r] = slot[:]
-        self.W[self.count_at[r]] = len(slot)
+        at = self.region_at[r]
+        self.W[at + 2] = len(slot)
+        at = 4 * (at + 3 + P)
+        face, swapped_by, know, rows = state.face, state.swapped_by, self._know, self.row_bytes
         if len(slot) == len(old) + 1 and not know[slot[-1]] and slot[:-1] == old:
             at += 4 * SLOT_SIZE * len(old)
             tid = slot[-1]
@@ -370,6 +287,31 @@ class SeatTable:
             return
         self.B[at:at + 4 * SLOTS * SLOT_SIZE] = b"".join(
             [rows[face[tid]][know[tid] * (P + 1) + swapped_by[tid] + 1] for tid in slot]) + EMPTY_ROWS[len(slot)]
+        knowing = 0
+        for tid in slot:
+            knowing |= know[tid]
+        seats = knowing | self._showing[r]
+        if seats:
+            self._showing[r] = knowing  # face rows are never all zero (limits >= 1)
+            faces, empty = self.face_bytes, EMPTY_FACES[len(slot)]
+            for v in range(state.n):
+                if seats >> v & 1:
+                    mine = state.known[v]
+                    at = 4 * (self.faces_at + (v * NUM_REGIONS + r) * SLOTS * FACE_SIZE)
+                    self.B[at:at + 4 * SLOTS * FACE_SIZE] = b"".join(
+                        [faces[face[tid]] if mine[tid] else NO_FACE for tid in slot]) + empty
+
+    def _write_known(self, state, r: int, s: int, tid: int) -> None:
+        """The slot row of token ``tid`` (region ``r``, slot ``s``) and its face in its knowers' sections."""
+        know = self._know[tid]
+        at = 4 * (self.region_at[r] + 3 + P + s * SLOT_SIZE)
+        self.B[at:at + 4 * SLOT_SIZE] = self.row_bytes[state.face[tid]][know * (P + 1) + state.swapped_by[tid] + 1]
+        self._showing[r] |= know
+        row = self.face_bytes[state.face[tid]]
+        for v in range(state.n):
+            if know >> v & 1:
+                at = 4 * (self.faces_at + ((v * NUM_REGIONS + r) * SLOTS + s) * FACE_SIZE)
+                self.B[at:at + 4 * FACE_SIZE] = row
 
     def _write_rats(self, state) -> None:
         """The rat supply's size and mark count (where marks are public): less the drawn token's mark when
@@ -385,7 +327,7 @@ class SeatTable:
         self._rats = size
 
     def _volatile_block(self, key: tuple) -> bytes:
-        """The packed span ``phase`` .. ``final`` for a key of :meth:`update` (its ender relative)."""
+        """The packed span ``phase`` .. ``final`` for a key of :meth:`_update`."""
         phase, card_taken, placed, *used, spread_due, pending_mark, ender, origin = key
         start, end = self.volatile
         values = [0.0] * (end - start)
