@@ -99,6 +99,11 @@ class RattusObserver(Observer):
         self.face_bytes = [_packed([tt.limit, tt.m, tt.a, *tt.classes]) for tt in game.types]
         self.row_bytes = [_slot_rows(mark) for mark in self.marks]
         self.region_at = [self.o["regions"] + r * REGION_SIZE for r in range(NUM_REGIONS)]
+        #: per region: its token count's cell, the byte offsets of its cubes and of its slot rows (and of their
+        #: end), kept so that a write makes no offset ints
+        self.count_at = [at + 2 for at in self.region_at]
+        self.cubes_at = [4 * (at + 3) for at in self.region_at]
+        self.slot_at = [[4 * (at + 3 + P + s * SLOT_SIZE) for s in range(SLOTS + 1)] for at in self.region_at]
         #: the per-step blocks ``phase`` .. ``final`` are one span of M, written from packed blocks by value
         self.volatile = (self.o["phase"], self.o["final"] + 1 + P)
         self.volatile_bytes = slice(4 * self.volatile[0], 4 * self.volatile[1])
@@ -108,6 +113,9 @@ class RattusObserver(Observer):
         self.witch_at = self.o["witch"]
         self.faces_at = lay.size  # seat v's faces of region r, slot s at faces_at + (v * 3 * R + 3 r + s) * 9
         self.zero = lay.size + n * NUM_REGIONS * SLOTS * FACE_SIZE
+        #: per seat and region: the byte offsets of the seat's face rows there (and of their end)
+        self.face_at = [[[4 * (self.faces_at + ((v * NUM_REGIONS + r) * SLOTS + s) * FACE_SIZE)
+                          for s in range(SLOTS + 1)] for r in range(NUM_REGIONS)] for v in range(n)]
         self.pack_seats, self.seats_size = struct.Struct(f"{n}f").pack, 4 * n
         assert self.o["cube_supply"] == self.o["palace"] + P, "palace and supply are written as one span"
         self.pack_holdings = struct.Struct(f"{n}f{4 * (P - n)}x{n}f")  # palace, zeros, supply
@@ -200,7 +208,7 @@ class RattusObserver(Observer):
             tokens, learned, cubes = [], [], False
             for code in changes:
                 if code < TOKENS:  # slice writes: pack_into costs 3x
-                    at = 4 * self.region_at[code - CUBES] + 12
+                    at = self.cubes_at[code - CUBES]
                     B[at:at + self.seats_size] = self.pack_seats(*state.cubes[code - CUBES])
                     cubes = True
                 elif code < KNOWLEDGE:
@@ -276,16 +284,14 @@ class RattusObserver(Observer):
                     self._write_known(state, r, s, tid)
             return
         self._slots[r] = slot[:]
-        at = self.region_at[r]
-        self.W[at + 2] = len(slot)
-        at = 4 * (at + 3 + P)
-        face, swapped_by, know, rows = state.face, state.swapped_by, self._know, self.row_bytes
-        if len(slot) == len(old) + 1 and not know[slot[-1]] and slot[:-1] == old:
-            at += 4 * SLOT_SIZE * len(old)
+        self.W[self.count_at[r]] = len(slot)
+        face, swapped_by, know, rows, at = state.face, state.swapped_by, self._know, self.row_bytes, self.slot_at[r]
+        k = len(old)
+        if len(slot) == k + 1 and not know[slot[-1]] and slot[:-1] == old:
             tid = slot[-1]
-            self.B[at:at + 4 * SLOT_SIZE] = rows[face[tid]][swapped_by[tid] + 1]
+            self.B[at[k]:at[k + 1]] = rows[face[tid]][swapped_by[tid] + 1]
             return
-        self.B[at:at + 4 * SLOTS * SLOT_SIZE] = b"".join(
+        self.B[at[0]:at[SLOTS]] = b"".join(
             [rows[face[tid]][know[tid] * (P + 1) + swapped_by[tid] + 1] for tid in slot]) + EMPTY_ROWS[len(slot)]
         knowing = 0
         for tid in slot:
@@ -296,22 +302,21 @@ class RattusObserver(Observer):
             faces, empty = self.face_bytes, EMPTY_FACES[len(slot)]
             for v in range(state.n):
                 if seats >> v & 1:
-                    mine = state.known[v]
-                    at = 4 * (self.faces_at + (v * NUM_REGIONS + r) * SLOTS * FACE_SIZE)
-                    self.B[at:at + 4 * SLOTS * FACE_SIZE] = b"".join(
+                    mine, at = state.known[v], self.face_at[v][r]
+                    self.B[at[0]:at[SLOTS]] = b"".join(
                         [faces[face[tid]] if mine[tid] else NO_FACE for tid in slot]) + empty
 
     def _write_known(self, state, r: int, s: int, tid: int) -> None:
         """The slot row of token ``tid`` (region ``r``, slot ``s``) and its face in its knowers' sections."""
         know = self._know[tid]
-        at = 4 * (self.region_at[r] + 3 + P + s * SLOT_SIZE)
-        self.B[at:at + 4 * SLOT_SIZE] = self.row_bytes[state.face[tid]][know * (P + 1) + state.swapped_by[tid] + 1]
+        at = self.slot_at[r]
+        self.B[at[s]:at[s + 1]] = self.row_bytes[state.face[tid]][know * (P + 1) + state.swapped_by[tid] + 1]
         self._showing[r] |= know
         row = self.face_bytes[state.face[tid]]
         for v in range(state.n):
             if know >> v & 1:
-                at = 4 * (self.faces_at + ((v * NUM_REGIONS + r) * SLOTS + s) * FACE_SIZE)
-                self.B[at:at + 4 * FACE_SIZE] = row
+                at = self.face_at[v][r]
+                self.B[at[s]:at[s + 1]] = row
 
     def _write_rats(self, state) -> None:
         """The rat supply's size and mark count (where marks are public): less the drawn token's mark when
