@@ -238,7 +238,7 @@ class RattusObserver(Observer):
         if self._rats != len(state.rat_supply):
             self._write_rats(state)
         phase, pending = state.phase, state.pending
-        key = (phase, state.card_taken, state.placed, *state.used, state.spread_due,
+        key = (phase, state.card_taken, state.placed, tuple(state.used), state.spread_due,  # (cheaper than *used)
                pending >= 0 and self.marks[state.face[pending]] != 0.0, state.ender,
                state.origin if phase == KNIGHT_STEP else -1)
         block = self._blocks.get(key)  # written every step: the key changes at nearly every step
@@ -333,7 +333,7 @@ class RattusObserver(Observer):
 
     def _volatile_block(self, key: tuple) -> bytes:
         """The packed span ``phase`` .. ``final`` for a key of :meth:`_update`."""
-        phase, card_taken, placed, *used, spread_due, pending_mark, ender, origin = key
+        phase, card_taken, placed, used, spread_due, pending_mark, ender, origin = key
         start, end = self.volatile
         values = [0.0] * (end - start)
 
