@@ -52,6 +52,7 @@ def parse_state(game, data: dict[str, Any]):
         if len(slot) > SLOTS:
             raise SnapshotError(f"rattus: state slots of {game.regions[r]} hold {len(slot)} tokens, more than {SLOTS}")
     state.counts = bytearray(map(len, state.slots))  # kept by the engine with the slots
+    state.holder_code = bytearray(h + 1 for h in state.holder)  # and with the holders
     return state
 
 
@@ -77,6 +78,8 @@ def invariants(game, state) -> list[str]:
             problems.append(f"{game.regions[r]} is not in play but holds tokens or cubes")
     if list(state.counts) != list(map(len, state.slots)):
         problems.append("the kept token counts per region are not the slots' lengths")
+    if list(state.holder_code) != [h + 1 for h in state.holder]:
+        problems.append("the kept holder codes are not the card holders")
     if not game.play_flag[state.plague]:
         problems.append(f"the plague is in {game.regions[state.plague]}, not in play")
     board = {t for slot in state.slots for t in slot}

@@ -9,7 +9,7 @@ scores and winners in :mod:`.scoring`.
 
 from __future__ import annotations
 
-from operator import getitem, itemgetter, ne
+from operator import getitem, itemgetter
 from typing import Any, ClassVar
 
 import numpy as np
@@ -110,7 +110,9 @@ class RattusGame(LayoutGame):
         self.peasant_seg = bytes(flag)
         self.no_place = (bytes(R), bytes(R))  # PLACE, PLACE_PEASANT
         self.no_ability_parts = (bytes(self.a_king + R - self.a_merchant),)  # Merchant .. King
-        self.no_takes, self.seat_rows = bytes(6), [(p,) * 6 for p in range(self.num_players)]
+        #: per seat: a bytes.translate table of ``holder_code`` to its TAKE row (1 for a card it does not hold)
+        self.no_takes = bytes(6)
+        self.take_tables = [bytes([k != p + 1 for k in range(256)]) for p in range(self.num_players)]
         self.columns = [itemgetter(p) for p in range(self.num_players)]  # a seat's entry of a per-seat row
         self.no_merchant, self.no_monk, self.no_peek = bytes(R * R * m_max), bytes(R * S * R), bytes(R * S)
         self.no_king, self.zero_rows = bytes(R), [bytes(R * (S - k)) for k in range(S + 1)]
@@ -187,6 +189,7 @@ class RattusState(State):
         self.swapped_by = [-1] * C.NUM_TOKENS  # AM-2
         self.setup_token = [False] * C.NUM_TOKENS  # placed on the board at setup (§3.3)
         self.holder = [-1] * 6
+        self.holder_code = bytearray(6)  # holder + 1 per card, kept with ``holder`` (checks.invariants)
         self.plague = 0
         self.origin = -1  # plague origin during movement
         self.phase = OPENING
@@ -328,7 +331,7 @@ class RattusState(State):
         else:
             place = (self.counts.translate(NONZERO) if game.peasant_bonus_optional else game.no_king, game.peasant_seg)
         end = game.placement_optional or self.placed or place == game.no_place
-        takes = game.no_takes if self.card_taken else bytes(map(ne, holder, game.seat_rows[p]))
+        takes = game.no_takes if self.card_taken else self.holder_code.translate(game.take_tables[p])
         abilities = self._ability_parts(p, None) if p in holder else game.no_ability_parts
         return b"".join((b"\1" if end else b"\0", takes, *place, *abilities, game.mask_tail))
 
@@ -435,6 +438,7 @@ class RattusState(State):
                 self._next_final()
         elif kind == A.TAKE:  # §4.2, RA-6
             self.holder[args[0]] = p
+            self.holder_code[args[0]] = p + 1
             self.card_taken = True
         elif kind == A.PLACE or kind == A.PEASANT_PLACE:  # §4.3
             r = args[0]

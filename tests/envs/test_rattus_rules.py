@@ -488,8 +488,8 @@ def test_position_seats_are_checked():
 
 
 def test_region_token_limit_and_kept_counts_are_checked():
-    """§10.6: at most 3 tokens a region (a snapshot beyond it is refused), and the token counts the engine
-    keeps beside the slots must match them."""
+    """§10.6: at most 3 tokens a region (a snapshot beyond it is refused), and the token counts and holder
+    codes the engine keeps beside the slots and holders must match them."""
     env = make(2)
     with pytest.raises(ValueError, match="more than 3"):
         env.unwrapped.set_position(seed=0, tokens={"Gallia": ["?"] * 4})
@@ -497,3 +497,6 @@ def test_region_token_limit_and_kept_counts_are_checked():
     assert s.game.invariants(s) == []
     s.counts[s.game.in_play[0]] += 1
     assert any("token counts" in problem for problem in s.game.invariants(s))
+    s.counts[s.game.in_play[0]] -= 1
+    s.holder_code[WITCH] = 2
+    assert any("holder codes" in problem for problem in s.game.invariants(s))
