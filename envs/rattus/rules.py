@@ -19,12 +19,13 @@ from ..core.layout_game import LayoutGame
 from ..core.options import Options
 from . import actions as A
 from . import config as C
-from .checks import invariants, parse_state, position, to_json
+from .checks import invariants, parse_state, to_json
 from .config import KING, KNIGHT, MERCHANT, MONK, PEASANT, SLOTS, WITCH
 from .decisions import (
     ALL_CUBES_PLACED, CUBES, FINAL_ROUND, KNIGHT_STEP, KNOWLEDGE, MAIN, NO_PROGRESS, OPENING, OVER, PLAGUE_MOVE,
     RAT_SUPPLY_EMPTY, SPREAD, TOKENS, TURN_CAP, WITCH_DECIDE, WITCH_SECOND,
 )
+from .position import position
 from .render import render
 from .sampler import resample_hidden
 from .scoring import breakdown, final_scores, winners
@@ -131,6 +132,17 @@ class RattusGame(LayoutGame):
         n = self.num_players
         return 2 * n * 5 + 13 * self.max_regular_turns + 9 * n
 
+    def snake_order(self, start: int) -> list[int]:
+        """The opening's seats from ``start``: forward, back, forward ... once per placement (§3.8, RA-18)."""
+        forward = [(start + i) % self.num_players for i in range(self.num_players)]
+        placements = self.data.constants["opening_placements_per_player"]
+        return [p for j in range(placements) for p in (forward if j % 2 == 0 else forward[::-1])]
+
+    def final_order(self, ender: int) -> list[int]:
+        """The final round's seats after ``ender`` (§7.2, RA-19, AM-4: counterclockwise by default)."""
+        step = -1 if self.final_round_direction == "counterclockwise" else 1
+        return [(ender + step * i) % self.num_players for i in range(1, self.num_players)]
+
     def config(self) -> dict[str, Any]:
         out = {"num_players": self.num_players, **self.options_given}
         out["final_round_abilities"] = list(out["final_round_abilities"])
@@ -236,9 +248,7 @@ class RattusState(State):
         self.plague = (game.in_play[int(rng.integers(len(game.in_play)))] if game.plague_start_region < 0
                        else game.plague_start_region)
         self.start_seat = int(rng.integers(n)) if game.start_player == "random" else game.start_player
-        forward = [(self.start_seat + i) % n for i in range(n)]
-        placements = game.data.constants["opening_placements_per_player"]
-        self.opening_order = [p for j in range(placements) for p in (forward if j % 2 == 0 else forward[::-1])]
+        self.opening_order = game.snake_order(self.start_seat)
         self.opening_step = 0
         self._rng = rng
         if self.opening_order:
@@ -595,9 +605,7 @@ class RattusState(State):
             self.is_truncated = True
             self._finish()
             return
-        e, n = self.ender, self.n
-        step = -1 if game.final_round_direction == "counterclockwise" else 1  # AM-4
-        self.final_order = [(e + step * i) % n for i in range(1, n)]
+        self.final_order = game.final_order(self.ender)
         self.final_pos = -1
         self._next_final()
 
