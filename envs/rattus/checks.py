@@ -157,13 +157,12 @@ def _flow(game, state, board: set[int]) -> list[str]:
 
 
 def _ending(game, state) -> list[str]:
-    """The ender, the end reason, truncation and the final round's order and position (§7, RA-17, RA-19)."""
+    """The ender, the end reason and truncation (§7.1, RA-17, RA-23, RA-24)."""
     problems = []
     ended, reason = state.ender >= 0, state.end_reason
     if ended != (reason >= 0) or (state.is_terminal and not ended):
         problems.append("the ender and the end reason are set together, and both once the game is over")
-    final_phase = state.phase == FINAL_ROUND or state.phase in WITCH_PHASES and state.witch_return == FINAL_ROUND
-    if not state.is_terminal and ended != final_phase:
+    if not state.is_terminal and ended != _in_final_round(state):
         problems.append("an ender exists exactly from the final round on (not in a regular turn)")
     if state.is_truncated != (state.is_terminal and reason == TURN_CAP and game.turn_cap_mode == "truncate"):
         problems.append("is_truncated means a turn-cap ending with turn_cap_mode='truncate'")
@@ -172,14 +171,24 @@ def _ending(game, state) -> list[str]:
     if reason == NO_PROGRESS and state.no_progress != game.no_progress_turns or \
             reason == TURN_CAP and state.regular_turns != game.max_regular_turns:
         problems.append("the end reason's limit (no_progress_turns, max_regular_turns) was not reached")
-    order = game.final_order(state.ender) if ended and not state.is_truncated else []
+    return problems + _final_round(game, state)
+
+
+def _in_final_round(state) -> bool:
+    return state.phase == FINAL_ROUND or state.phase in WITCH_PHASES and state.witch_return == FINAL_ROUND
+
+
+def _final_round(game, state) -> list[str]:
+    """The final round's order from the ender and the position in it (§7.2, RA-19, AM-4)."""
+    order = game.final_order(state.ender) if state.ender >= 0 and not state.is_truncated else []
     if state.final_order != order:
-        problems.append(f"final_order {state.final_order} is not the final round's order {order} from the ender")
-    elif final_phase and not (0 <= state.final_pos < len(order) and order[state.final_pos] == state.active):
-        problems.append("the final-round seat is not the final order's")
-    elif not final_phase and state.final_pos != (len(order) if state.is_terminal else 0):
-        problems.append("final_pos is 0 before the final round and past its order at the end")
-    return problems
+        return [f"final_order {state.final_order} is not the final round's order {order} from the ender"]
+    if _in_final_round(state):
+        if not (0 <= state.final_pos < len(order) and order[state.final_pos] == state.active):
+            return ["the final-round seat is not the final order's"]
+    elif state.final_pos != (len(order) if state.is_terminal else 0):
+        return ["final_pos is 0 before the final round and past its order at the end"]
+    return []
 
 
 def _opening(game, state) -> list[str]:

@@ -6,11 +6,15 @@ mapping, or the path of a YAML file) replaces any top-level key whole. ``token_t
 count -> token table) replaces ``token_types`` at the counts it names; a ``config`` that gives
 ``token_types`` without it drops the shipped per-count tables, so the user's table holds at every count.
 Everything is validated when the game is built; a malformed file is a :class:`ConfigError` naming the
-file, the entry and the problem.
+file (``rattus: config='my_board.yaml'`` for the user's), the entry and the problem. A user file must be a
+regular UTF-8 file of at most ``MAX_FILE_BYTES``, safe YAML with no key given twice in one mapping. A
+region with a single neighbour in play is a warning, shown once per board in a process.
 """
 
 from __future__ import annotations
 
+import math
+import stat
 import warnings
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -40,6 +44,10 @@ FREE_CONSTANTS = {"cubes_per_player": (5, 200), "opening_placements_per_player":
                   "opening_cubes_per_placement": (1, 10), "peasant_bonus_cubes": (0, 5)}
 DATA_KEYS = ("regions", "adjacency", "player_counts", "constants", "token_types", "token_types_by_players")
 BY_PLAYERS = "token_types_by_players"
+MAX_FILE_BYTES = 1_000_000  # a game-data file is a few kB
+REWARD_LIMIT = 1e6  # |win|, |loss|: a shared win's (win + (k-1) loss) / k stays finite
+#: single-neighbour warnings already shown, by board (regions, adjacency, regions in play, region): once each
+_WARNED: set[tuple] = set()
 
 
 @dataclass(frozen=True)
@@ -74,24 +82,86 @@ def _fail(source: str, entry: str, problem: str) -> ConfigError:
     return ConfigError(f"{source}: {entry}: {problem}")
 
 
-def _load_yaml(path: str | Path, source: str) -> Any:
+def _read_user_file(path: str, source: str) -> str:
+    """A user file's text: a regular file of at most ``MAX_FILE_BYTES``, UTF-8."""
     try:
-        text = Path(path).read_text() if not isinstance(path, str) or not path.startswith("games/") else \
-            resources.files("hiddenhand.configs").joinpath(path).read_text()
+        if not stat.S_ISREG(Path(path).stat().st_mode):
+            raise ConfigError(f"{source}: not a regular file")
+        with open(path, "rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        raise ConfigError(f"rattus: config file {str(path)!r} cannot be read ({error})") from None
+        raise ConfigError(f"{source}: cannot be read ({error.strerror or error})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise ConfigError(f"{source}: {MAX_FILE_BYTES + 1:,} bytes or more, more than a game-data file may hold "
+                          f"({MAX_FILE_BYTES:,})")
     try:
-        return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{source}: not UTF-8 text (byte {raw[error.start]:#04x} at offset {error.start})") from None
+
+
+def _parse_yaml(text: str, source: str) -> Any:
+    """Safe YAML (no tags that build objects) with no key given twice in one mapping."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    try:
+        node = loader.get_single_node()
+        twice = _key_given_twice(node)
+        if twice:
+            raise ConfigError(f"{source}: {twice}; each key may be given once per mapping")
+        return None if node is None else loader.construct_document(node)
     except yaml.YAMLError as error:
         raise ConfigError(f"{source}: not valid YAML ({error})") from None
+    except RecursionError:
+        raise ConfigError(f"{source}: not valid YAML (nested too deeply)") from None
+    finally:
+        loader.dispose()
+
+
+def _key_given_twice(root: yaml.Node | None) -> str | None:
+    """The first scalar key given twice in one mapping of the node tree (each node visited once)."""
+    todo, visited = [root] if root is not None else [], set()
+    while todo:
+        node = todo.pop()
+        if id(node) in visited:
+            continue
+        visited.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            lines: dict[str, int] = {}
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode):
+                    if key.value in lines:
+                        return f"key {key.value!r} is given twice (lines {lines[key.value]} and " \
+                               f"{key.start_mark.line + 1})"
+                    lines[key.value] = key.start_mark.line + 1
+                todo.append(value)
+        elif isinstance(node, yaml.SequenceNode):
+            todo.extend(node.value)
+    return None
 
 
 @lru_cache(maxsize=None)
 def _shipped(file: str) -> dict[str, Any]:
-    data = _load_yaml(file, file)
+    data = _parse_yaml(resources.files("hiddenhand.configs").joinpath(file).read_text(), file)
     if not isinstance(data, dict):
         raise ConfigError(f"{file}: expected a mapping of {list(DATA_KEYS)}")
     return data
+
+
+def _user_data(config: Any) -> tuple[dict[str, Any], str]:
+    """The ``config`` option's data and the prefix of its errors (``rattus: config=...``)."""
+    if isinstance(config, dict):
+        source = "rattus: config={" + ", ".join(f"{key!r}: ..." for key in config) + "}"
+        data = config
+    else:
+        source = f"rattus: config={config!r}"
+        data = _parse_yaml(_read_user_file(config, source), source)
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a mapping with any of {list(DATA_KEYS)}, got "
+                          f"{type(data).__name__}")
+    unknown = sorted(set(data) - set(DATA_KEYS), key=str)
+    if unknown:
+        raise ConfigError(f"{source}: unknown key(s) {unknown}; keys: {list(DATA_KEYS)}")
+    return data, source
 
 
 def check_regions(value: Any, source: str) -> tuple[str, ...]:
@@ -113,10 +183,10 @@ def check_adjacency(value: Any, regions: tuple[str, ...], source: str) -> tuple[
         if name not in index:
             raise _fail(source, f"adjacency.{name}", f"is not a region; regions: {list(regions)}")
         if not isinstance(others, list):
-            raise _fail(source, f"adjacency.{name}", f"must be a list of region names, got {others!r}")
+            raise _fail(source, f"adjacency.{name}", f"must be a list of region names, got {others!r:.120}")
         for other in others:
-            if other not in index:
-                raise _fail(source, f"adjacency.{name}", f"{other!r} is not a region")
+            if not isinstance(other, str) or other not in index:
+                raise _fail(source, f"adjacency.{name}", f"{other!r:.80} is not a region")
             if other == name:
                 raise _fail(source, f"adjacency.{name}", "a region cannot neighbour itself")
             nbrs[index[name]].add(index[other])
@@ -130,78 +200,96 @@ def check_adjacency(value: Any, regions: tuple[str, ...], source: str) -> tuple[
 
 
 def check_player_counts(value: Any, regions: tuple[str, ...], adjacency, source: str):
-    """Regions in play per player count: connected, every region with a neighbour in play (§2)."""
-    if not isinstance(value, dict) or sorted(value) != [2, 3, 4]:
+    """Regions in play per player count: connected, every region with a neighbour in play (§2); the count of
+    tokens removed unseen (§3.4)."""
+    if not isinstance(value, dict) or not all(is_int(n) for n in value) or set(value) != {2, 3, 4}:
         raise _fail(source, "player_counts", "must map exactly the player counts 2, 3 and 4 to "
                                              "{regions, removed_unseen}")
-    index = {name: r for r, name in enumerate(regions)}
     in_play, removed = {}, {}
     for n in (2, 3, 4):
-        entry = value[n]
         where = f"player_counts.{n}"
-        if not isinstance(entry, dict) or set(entry) != {"regions", "removed_unseen"}:
-            raise _fail(source, where, "must hold exactly the keys regions and removed_unseen")
-        names = entry["regions"]
-        if not isinstance(names, list) or not names or any(name not in index for name in names):
-            raise _fail(source, f"{where}.regions", f"must be a non-empty list of regions of {list(regions)}, "
-                                                    f"got {names!r:.120}")
-        if len(set(names)) != len(names):
-            raise _fail(source, f"{where}.regions", "lists a region twice")
-        play = tuple(sorted(index[name] for name in names))
-        if len(play) > NUM_STARTING:
-            raise _fail(source, f"{where}.regions", f"more regions than the {NUM_STARTING} starting tokens")
-        cut = entry["removed_unseen"]
-        supply = NUM_TOKENS - len(play)
-        if not is_int(cut) or not 0 <= cut < supply:
-            raise _fail(source, f"{where}.removed_unseen", f"must be an int in 0..{supply - 1}, got {cut!r}")
-        inside = set(play)
-        for r in play:
-            ns = [t for t in adjacency[r] if t in inside]
-            if not ns:
-                raise _fail(source, f"{where}.regions", f"{regions[r]} has no neighbour in play (RA-12)")
-            if len(ns) == 1:
-                warnings.warn(f"{source}: {where}: {regions[r]} has a single neighbour in play "
-                              f"({regions[ns[0]]}); legal, but check the map (RA-1)", stacklevel=2)
-        seen, todo = {play[0]}, [play[0]]
-        while todo:
-            for t in adjacency[todo.pop()]:
-                if t in inside and t not in seen:
-                    seen.add(t)
-                    todo.append(t)
-        if seen != inside:
-            lost = sorted(regions[r] for r in inside - seen)
-            raise _fail(source, f"{where}.regions", f"the regions in play are not connected ({lost} unreachable)")
-        in_play[n], removed[n] = play, int(cut)
+        in_play[n], removed[n] = _count_entry(value[n], regions, source, where)
+        _check_reachable(in_play[n], regions, adjacency, source, f"{where}.regions")
     return in_play, removed
+
+
+def _count_entry(entry: Any, regions: tuple[str, ...], source: str, where: str) -> tuple[tuple[int, ...], int]:
+    """One player count's regions in play (region indices, ascending) and removed-unseen count."""
+    if not isinstance(entry, dict) or set(entry) != {"regions", "removed_unseen"}:
+        raise _fail(source, where, "must hold exactly the keys regions and removed_unseen")
+    names = entry["regions"]
+    if not isinstance(names, list) or not names or not all(isinstance(name, str) and name in regions for name in names):
+        raise _fail(source, f"{where}.regions", f"must be a non-empty list of regions of {list(regions)}, "
+                                                f"got {names!r:.120}")
+    if len(set(names)) != len(names):
+        raise _fail(source, f"{where}.regions", "lists a region twice")
+    if len(names) > NUM_STARTING:
+        raise _fail(source, f"{where}.regions", f"more regions than the {NUM_STARTING} starting tokens")
+    cut, supply = entry["removed_unseen"], NUM_TOKENS - len(names)
+    if not is_int(cut) or not 0 <= cut < supply:
+        raise _fail(source, f"{where}.removed_unseen", f"must be an int in 0..{supply - 1}, got {cut!r:.80}")
+    return tuple(sorted(map(regions.index, names))), int(cut)
+
+
+def _check_reachable(play: tuple[int, ...], regions: tuple[str, ...], adjacency, source: str, where: str) -> None:
+    """Every region in play has a neighbour in play (RA-12; a single one is a warning, RA-1) and all of
+    them are connected."""
+    inside = set(play)
+    for r in play:
+        ns = [t for t in adjacency[r] if t in inside]
+        if not ns:
+            raise _fail(source, where, f"{regions[r]} has no neighbour in play (RA-12)")
+        if len(ns) == 1:
+            _warn_once((regions, adjacency, play, r), f"{source}: {where}: {regions[r]} has a single neighbour "
+                                                      f"in play ({regions[ns[0]]}); legal, but check the map (RA-1)")
+    seen, todo = {play[0]}, [play[0]]
+    while todo:
+        for t in adjacency[todo.pop()]:
+            if t in inside and t not in seen:
+                seen.add(t)
+                todo.append(t)
+    if seen != inside:
+        lost = sorted(regions[r] for r in inside - seen)
+        raise _fail(source, where, f"the regions in play are not connected ({lost} unreachable)")
+
+
+def _warn_once(board: tuple, message: str) -> None:
+    """Warn about ``board`` once per process, however many games are built on it."""
+    if board not in _WARNED:
+        _WARNED.add(board)
+        warnings.warn(message, UserWarning, stacklevel=2)
 
 
 def check_constants(value: Any, source: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise _fail(source, "constants", "must be a mapping")
-    out: dict[str, Any] = {"spread_new_tokens": dict(DEFAULT_SPREAD)}
+    unknown = sorted(set(value) - set(FREE_CONSTANTS) - set(LAYOUT_CONSTANTS) - {"spread_new_tokens"}, key=str)
+    if unknown:
+        raise _fail(source, "constants", f"unknown key(s) {unknown}")
+    out: dict[str, Any] = {"spread_new_tokens": _check_spread(value.get("spread_new_tokens", DEFAULT_SPREAD), source)}
     for key, (low, high) in FREE_CONSTANTS.items():
         v = value.get(key)
         if not is_int(v) or not low <= v <= high:
-            raise _fail(source, f"constants.{key}", f"must be an int in {low}..{high}, got {v!r}")
+            raise _fail(source, f"constants.{key}", f"must be an int in {low}..{high}, got {v!r:.80}")
         out[key] = int(v)
     for key, fixed in LAYOUT_CONSTANTS.items():
         if key in value and value[key] != fixed:
-            raise _fail(source, f"constants.{key}", f"={value[key]!r} is not supported; the action layout "
+            raise _fail(source, f"constants.{key}", f"={value[key]!r:.80} is not supported; the action layout "
                                                     f"is built on {fixed}, the only value allowed (§9.2)")
-    spread = value.get("spread_new_tokens", DEFAULT_SPREAD)
-    if not isinstance(spread, dict) or sorted(spread) != [0, 1, 2, 3]:
-        raise _fail(source, "constants.spread_new_tokens", f"={spread!r}: the keys must be exactly 0..3 "
-                                                           "(a layout constant, §9.2)")
-    for k, v in spread.items():
-        if not is_int(v) or not 0 <= v <= 3:
-            raise _fail(source, f"constants.spread_new_tokens.{k}", f"must be an int in 0..3, got {v!r}")
-        out["spread_new_tokens"][k] = int(v)
-    unknown = sorted(set(value) - set(FREE_CONSTANTS) - set(LAYOUT_CONSTANTS) - {"spread_new_tokens"})
-    if unknown:
-        raise _fail(source, "constants", f"unknown key(s) {unknown}")
     if out["cubes_per_player"] <= out["opening_placements_per_player"] * out["opening_cubes_per_placement"]:
         raise _fail(source, "constants.cubes_per_player", "must exceed the opening cubes (§4.6)")
     return out
+
+
+def _check_spread(spread: Any, source: str) -> dict[int, int]:
+    """New tokens per token count of the plague region (§5.1): the keys are the layout's 0..3."""
+    if not isinstance(spread, dict) or not all(is_int(k) for k in spread) or set(spread) != {0, 1, 2, 3}:
+        raise _fail(source, "constants.spread_new_tokens", f"={spread!r:.120}: the keys must be exactly 0..3 "
+                                                           "(a layout constant, §9.2)")
+    for k, v in spread.items():
+        if not is_int(v) or not 0 <= v <= 3:
+            raise _fail(source, f"constants.spread_new_tokens.{k}", f"must be an int in 0..3, got {v!r:.80}")
+    return {int(k): int(spread[k]) for k in sorted(spread)}
 
 
 def check_token_types(value: Any, source: str, key: str = "token_types") -> tuple[TokenType, ...]:
@@ -211,43 +299,47 @@ def check_token_types(value: Any, source: str, key: str = "token_types") -> tupl
         raise _fail(source, key, "must be a non-empty list of token types")
     out, ids = [], set()
     for i, entry in enumerate(value):
-        where = f"{key}[{i}]"
-        if not isinstance(entry, dict) or set(entry) != {"id", "set", "limit", "count", "symbols"}:
-            raise _fail(source, where, f"must hold exactly id, set, limit, count, symbols; got {entry!r:.120}")
-        tid = entry["id"]
-        if not isinstance(tid, str) or tid in ids:
-            raise _fail(source, where, f"id {tid!r} must be a distinct string")
-        ids.add(tid)
-        where = f"{key}[{i}] ({tid})"
-        if entry["set"] not in ("starting", "normal"):
-            raise _fail(source, where, f"set={entry['set']!r}; allowed: starting, normal")
-        for field in ("limit", "count"):
-            if not is_int(entry[field]) or not 1 <= entry[field] <= 99:
-                raise _fail(source, where, f"{field}={entry[field]!r}; allowed: an int in 1..99")
-        symbols = entry["symbols"]
-        if not isinstance(symbols, list) or not 1 <= len(symbols) <= MAX_SYMBOLS:
-            raise _fail(source, where, f"symbols must be a list of 1..{MAX_SYMBOLS} symbols, got {symbols!r}")
-        for s in symbols:
-            if s not in CLASSES and s not in ("M", "A"):
-                raise _fail(source, where, f"unknown symbol {s!r}; symbols: {list(CLASSES)}, M, A")
-        out.append(TokenType(tid, entry["set"] == "starting", int(entry["limit"]), int(entry["count"]),
-                             symbols.count("M"), symbols.count("A"), tuple(symbols.count(c) for c in CLASSES)))
+        out.append(_token_type(entry, source, f"{key}[{i}]", ids))
     starting = sum(t.count for t in out if t.starting)
     normal = sum(t.count for t in out if not t.starting)
     if (starting, normal) != (NUM_STARTING, NUM_TOKENS - NUM_STARTING):
         raise _fail(source, key, f"{starting} starting + {normal} normal tokens; the game needs "
-                                           f"{NUM_STARTING} + {NUM_TOKENS - NUM_STARTING} = {NUM_TOKENS}")
+                                 f"{NUM_STARTING} + {NUM_TOKENS - NUM_STARTING} = {NUM_TOKENS}")
     return tuple(out)
+
+
+def _token_type(entry: Any, source: str, where: str, ids: set[str]) -> TokenType:
+    """One entry of a token table; ``ids`` (the ids so far) gets its id."""
+    if not isinstance(entry, dict) or set(entry) != {"id", "set", "limit", "count", "symbols"}:
+        raise _fail(source, where, f"must hold exactly id, set, limit, count, symbols; got {entry!r:.120}")
+    tid = entry["id"]
+    if not isinstance(tid, str) or tid in ids:
+        raise _fail(source, where, f"id {tid!r:.80} must be a distinct string")
+    ids.add(tid)
+    where = f"{where} ({tid})"
+    if entry["set"] not in ("starting", "normal"):
+        raise _fail(source, where, f"set={entry['set']!r:.80}; allowed: starting, normal")
+    for field in ("limit", "count"):
+        if not is_int(entry[field]) or not 1 <= entry[field] <= 99:
+            raise _fail(source, where, f"{field}={entry[field]!r:.80}; allowed: an int in 1..99")
+    symbols = entry["symbols"]
+    if not isinstance(symbols, list) or not 1 <= len(symbols) <= MAX_SYMBOLS:
+        raise _fail(source, where, f"symbols must be a list of 1..{MAX_SYMBOLS} symbols, got {symbols!r:.120}")
+    for symbol in symbols:
+        if symbol not in CLASSES and symbol not in ("M", "A"):
+            raise _fail(source, where, f"unknown symbol {symbol!r:.80}; symbols: {list(CLASSES)}, M, A")
+    return TokenType(tid, entry["set"] == "starting", int(entry["limit"]), int(entry["count"]), symbols.count("M"),
+                     symbols.count("A"), tuple(symbols.count(c) for c in CLASSES))
 
 
 def check_by_players(value: Any, source: str) -> dict[int, tuple[TokenType, ...]]:
     """Per-player-count token tables: a mapping of some of 2, 3, 4 to tables checked like ``token_types``."""
     if value is None:
         return {}
-    if not isinstance(value, dict) or not value or not set(value) <= {2, 3, 4}:
+    if not isinstance(value, dict) or not value or not all(is_int(n) and n in (2, 3, 4) for n in value):
         raise _fail(source, BY_PLAYERS, "must map some of the player counts 2, 3, 4 to token tables, got "
-                                        f"keys {sorted(value, key=str) if isinstance(value, dict) else value!r:.120}")
-    return {n: check_token_types(table, source, f"{BY_PLAYERS}.{n}") for n, table in sorted(value.items())}
+                                        f"keys {list(value) if isinstance(value, dict) else value!r:.120}")
+    return {int(n): check_token_types(table, source, f"{BY_PLAYERS}.{n}") for n, table in sorted(value.items())}
 
 
 def load_data(token_table: str, config: Any) -> GameData:
@@ -257,13 +349,7 @@ def load_data(token_table: str, config: Any) -> GameData:
     merged["token_types"] = (tokens["token_types"], TOKEN_FILES[token_table])
     merged[BY_PLAYERS] = (tokens.get(BY_PLAYERS), TOKEN_FILES[token_table])
     if config is not None:
-        source = "rattus: config" if isinstance(config, dict) else str(config)
-        user = config if isinstance(config, dict) else _load_yaml(config, source)
-        if not isinstance(user, dict):
-            raise ConfigError(f"{source}: expected a mapping with any of {list(DATA_KEYS)}")
-        unknown = sorted(set(user) - set(DATA_KEYS))
-        if unknown:
-            raise ConfigError(f"{source}: unknown key(s) {unknown}; keys: {list(DATA_KEYS)}")
+        user, source = _user_data(config)
         if "token_types" in user and BY_PLAYERS not in user:
             merged[BY_PLAYERS] = (None, source)
         merged.update({key: (value, source) for key, value in user.items()})
@@ -273,12 +359,6 @@ def load_data(token_table: str, config: Any) -> GameData:
     constants = check_constants(*merged["constants"])
     types = check_token_types(*merged["token_types"])
     return GameData(regions, adjacency, in_play, removed, constants, types, check_by_players(*merged[BY_PLAYERS]))
-
-
-@lru_cache(maxsize=32)
-def _cached_data(token_table: str, config: str | None) -> GameData:
-    """File-based data loaded once per process (so a map warning is shown once)."""
-    return load_data(token_table, config)
 
 
 class StartPlayer(Kind):
@@ -312,16 +392,21 @@ class Abilities(Kind):
 
 
 class Reward(Kind):
-    allowed = "a mapping {win: number, loss: number, zero_sum: bool} with win > loss"
+    """The mapping's shape and types; :func:`resolve` checks each value's size and ``win > loss``."""
+
+    allowed = "a mapping {win: number, loss: number, zero_sum: bool}"
 
     def convert(self, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict) or set(value) - {"win", "loss", "zero_sum"}:
             raise ValueError
         out = {"win": 1.0, "loss": -1.0, "zero_sum": False, **value}
         if any(isinstance(out[k], bool) or not isinstance(out[k], (int, float)) for k in ("win", "loss")) \
-                or not isinstance(out["zero_sum"], bool) or out["win"] <= out["loss"]:
+                or not isinstance(out["zero_sum"], bool):
             raise ValueError
-        return {"win": float(out["win"]), "loss": float(out["loss"]), "zero_sum": out["zero_sum"]}
+        try:
+            return {"win": float(out["win"]), "loss": float(out["loss"]), "zero_sum": out["zero_sum"]}
+        except OverflowError:  # an int beyond floats
+            raise ValueError from None
 
 
 class DataConfig(Kind):
@@ -367,10 +452,12 @@ def resolve(num_players: int, options: dict[str, Any]) -> tuple[dict[str, Any], 
     out = OPTIONS.resolve(options, where=where)
     check_with(where, "start_player", out["start_player"], lambda v: v == "random" or v < num_players,
                f"'random' or a seat index 0..{num_players - 1}")
-    config = out["config"]
-    data = load_data(out["token_table"], config) if isinstance(config, dict) else \
-        _cached_data(out["token_table"], config)
-    data = data.for_players(num_players)
+    reward = out["reward"]
+    for key in ("win", "loss"):
+        check_with(where, f"reward.{key}", reward[key], lambda v: math.isfinite(v) and abs(v) <= REWARD_LIMIT,
+                   f"a finite number in -{REWARD_LIMIT:.0e}..{REWARD_LIMIT:.0e}")
+    check_with(where, "reward", reward, lambda v: v["win"] > v["loss"], "win > loss")
+    data = load_data(out["token_table"], out["config"]).for_players(num_players)
     names = [data.regions[r] for r in data.in_play[num_players]]
     check_with(where, "plague_start", out["plague_start"], lambda v: v == "random" or v in names,
                f"'random' or a region in play: {names}")

@@ -53,13 +53,16 @@ def test_per_player_count_token_table():
     assert RattusGame(2, token_table="reconstructed").types == RattusGame(3, token_table="reconstructed").types
 
 
-def test_map_degrees_and_single_neighbour_warning():
+def test_map_degrees_and_single_neighbour_warning(monkeypatch):
     """§2, RA-1: the default map's degrees; Turcia has one neighbour with 3 players (a warning)."""
     game = RattusGame(3)
     r = game.regions.index
     assert game.nbrs[r("Turcia")] == (r("Bulgaria"),)
     assert len(RattusGame(4).nbrs[r("Polonia")]) == 5 and len(RattusGame(2).nbrs[r("Polonia")]) == 3
     assert r("Gallia") in game.nbrs[r("Hispania")] and r("Polonia") not in game.nbrs[r("Hispania")]
+    from hiddenhand.envs.rattus import config
+
+    monkeypatch.setattr(config, "_WARNED", set())  # shown once per process and board
     with pytest.warns(UserWarning, match="Turcia has a single neighbour"):
         RattusGame(3, config={"adjacency": shipped("adjacency")})
 
@@ -139,3 +142,91 @@ def test_bad_options_and_files():
     game = RattusGame(4, plague_start="Russia", start_player=2)
     state = game.new_initial_state(np.random.default_rng(0))
     assert game.regions[state.plague] == "Russia" and state.start_seat == 2
+
+
+@pytest.mark.parametrize("reward,key", [({"win": float("nan")}, "win"), ({"win": float("inf")}, "win"),
+                                        ({"loss": float("-inf")}, "loss"), ({"win": 1e300, "loss": -1e300}, "win")])
+def test_non_finite_rewards_are_refused(reward, key):
+    """§10.4, issue 22: a reward value that is not a finite number (or so large that a shared win's
+    (win + (k-1) loss) / k overflows) is refused, the error naming the option and the key."""
+    with pytest.raises(ConfigError, match=rf"reward\.{key}=.*finite"):
+        rattus_v0.env(reward=reward)
+
+
+def test_config_file_errors_name_the_option(tmp_path):
+    """Issue 22: an unreadable or malformed ``config`` file's error says ``config=`` and what is wrong."""
+    with pytest.raises(ConfigError, match=r"rattus: config='/etc/passwd': .*mapping"):
+        RattusGame(2, config="/etc/passwd")
+    with pytest.raises(ConfigError, match=r"config='/nonexistent/rattus.yaml': cannot be read"):
+        RattusGame(2, config="/nonexistent/rattus.yaml")
+    binary = tmp_path / "board.yaml"
+    binary.write_bytes(b"regions: [\xff\xfe]\n")
+    with pytest.raises(ConfigError, match=r"config='.*board.yaml': not UTF-8"):
+        RattusGame(2, config=str(binary))
+    with pytest.raises(ConfigError, match=r"config='/dev/zero': not a regular file"):
+        RattusGame(2, config="/dev/zero")
+    big = tmp_path / "big.yaml"
+    big.write_text("# " + "x" * 2_000_000)
+    with pytest.raises(ConfigError, match=r"config='.*big.yaml': .*bytes or more, more than"):
+        RattusGame(2, config=str(big))
+    with pytest.raises(ConfigError, match=r"config='.*bad.yaml': not valid YAML"):
+        (tmp_path / "bad.yaml").write_text("regions: [")
+        RattusGame(2, config=str(tmp_path / "bad.yaml"))
+    with pytest.raises(ConfigError, match=r"config=\{'board': \.\.\.\}: unknown key"):
+        RattusGame(2, config={"board": {}})
+
+
+def test_a_relative_path_is_never_a_shipped_file(tmp_path, monkeypatch):
+    """A user path that happens to look like a packaged file (``games/...``) is read from the disk only."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ConfigError, match=r"config='games/rattus_cartus.yaml': cannot be read"):
+        RattusGame(2, config="games/rattus_cartus.yaml")
+
+
+@pytest.mark.parametrize("change,match", [
+    ({"adjacency": {**shipped("adjacency"), "Anglia": [["Gallia"]]}}, r"adjacency\.Anglia.*\['Gallia'\] is not a region"),
+    ({"player_counts": {2: {}, "3": {}, 4: {}}}, r"player_counts.*exactly the player counts 2, 3 and 4"),
+    ({"player_counts": {**shipped("player_counts"), 2: {"regions": [["Anglia"]], "removed_unseen": 0}}},
+     r"player_counts\.2\.regions"),
+    ({"constants": {**shipped("constants"), "spread_new_tokens": {0: 0, "1": 1, 2: 2, 3: 2}}},
+     r"constants\.spread_new_tokens.*keys must be exactly 0\.\.3"),
+    ({"token_types": [{"id": "x", "set": ["starting"], "limit": 2, "count": 12, "symbols": ["M"]}]},
+     r"token_types\[0\] \(x\).*set="),
+    ({"token_types": [{"id": "x", "set": "starting", "limit": 2, "count": 12, "symbols": [["M"]]}]},
+     r"token_types\[0\] \(x\).*unknown symbol"),
+    ({"token_types_by_players": {2: None, "x": []}}, r"token_types_by_players.*player counts 2, 3, 4"),
+])
+def test_malformed_entries_of_any_type_are_config_errors(change, match):
+    """Entries of an unexpected type (lists where names go, keys of mixed types) are ConfigErrors naming
+    the entry, never a TypeError from inside the checks."""
+    with pytest.raises(ConfigError, match=match):
+        RattusGame(2, config=change)
+
+
+def test_the_map_warning_is_shown_once_per_map(monkeypatch):
+    """RA-1, issue 22: the single-neighbour warning is shown once per distinct board, not per env built
+    (a long-lived process such as ``serve`` builds many)."""
+    import warnings
+
+    from hiddenhand.envs.rattus import config
+
+    monkeypatch.setattr(config, "_WARNED", set())
+    other = shipped("adjacency")
+    other["Anglia"].append("Hispania")
+    other["Hispania"].append("Anglia")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(3):
+            RattusGame(3)
+            rattus_v0.env(num_players=3, config={"adjacency": shipped("adjacency")})
+            RattusGame(3, config={"adjacency": other})
+    messages = [str(w.message) for w in caught if "single neighbour" in str(w.message)]
+    assert len(messages) == 2 and all("Turcia" in m for m in messages)
+
+
+def test_a_key_given_twice_is_refused(tmp_path):
+    """YAML keeps the last of two equal keys silently; a data file that gives one twice is refused."""
+    path = tmp_path / "twice.yaml"
+    path.write_text("adjacency:\n  Anglia: [Gallia]\n  Anglia: [Scandia]\n")
+    with pytest.raises(ConfigError, match=r"config='.*twice.yaml': key 'Anglia' is given twice \(lines 2 and 3\)"):
+        RattusGame(2, config=str(path))
