@@ -22,6 +22,9 @@ def position(game, base: dict[str, Any], spec: dict[str, Any]) -> dict[str, Any]
     unknown = sorted(set(spec) - set(KEYWORDS))
     if unknown:
         raise SnapshotError(f"rattus: unknown position keyword(s) {unknown}; keywords: {sorted(KEYWORDS)}")
+    for key in ("cubes", "holders", "tokens", "known"):
+        if key in spec and not isinstance(spec[key], dict):
+            raise SnapshotError(f"rattus: position {key}={spec[key]!r:.80} is not a mapping")
     builder = _Builder(game, {key: copy_lists(value) for key, value in base.items()})
     builder.turn(spec)
     builder.cubes(spec.get("cubes", {}), spec.get("palace", [0] * game.num_players))
@@ -105,6 +108,8 @@ class _Builder:
         slots: list[list[int]] = [[] for _ in range(NUM_REGIONS)]
         for name, names in regions.items():
             r = self.region(name, "tokens")
+            if not isinstance(names, list):
+                raise SnapshotError(f"rattus: position tokens.{name}: {names!r:.80} is not a list of token type ids")
             for face in names:
                 if face != "?" and face not in type_ids:
                     raise SnapshotError(f"rattus: position tokens.{name}: {face!r} is not a token type id")
@@ -136,6 +141,8 @@ class _Builder:
         out = [[False] * NUM_TOKENS for _ in range(n)]
         for who, places in known.items():
             who = self.seat(who, "known")
+            if not isinstance(places, list):
+                raise SnapshotError(f"rattus: position known.{who}: {places!r:.80} is not a list of [region, slot]")
             for place in places:
                 if not isinstance(place, (list, tuple)) or len(place) != 2:
                     raise SnapshotError(f"rattus: position known.{who}: {place!r:.80} is not a [region, slot] pair")

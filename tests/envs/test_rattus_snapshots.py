@@ -211,3 +211,19 @@ def test_redealt_copies_of_positions_show_the_true_observation(n, options, spec)
             assert np.array_equal(obs, true)
             assert env.observation_space(agent)["observation"].contains(obs)
             assert copy_env.game.invariants(copy_env.state_) == []
+
+
+@pytest.mark.parametrize("spec,match", [
+    ({"tokens": {"Gallia": 5}}, r"tokens\.Gallia: 5 is not a list"), ({"holders": 5}, r"holders=5 is not a mapping"),
+    ({"known": {0: 5}}, r"known\.0: 5 is not a list"), ({"cubes": [1]}, r"cubes=\[1\] is not a mapping"),
+    ({"cubes": {"Gallia": [1]}}, r"cubes\.Gallia: \[1\] is not a list of 2 cube counts"),
+    ({"palace": "x"}, r"palace: 'x'"), ({"known": {0: [["Gallia"]]}}, r"not a \[region, slot\] pair"),
+    ({"tokens": {"Gallia": [["?"]]}}, r"is not a token type id"), ({"start_seat": 9}, r"start_seat: 9 is not a seat"),
+])
+def test_position_keywords_of_a_wrong_type_are_named(spec, match):
+    """A keyword of the wrong type is a SnapshotError naming it, never a TypeError from inside."""
+    env = _env_at_main(2)
+    before = env.unwrapped.snapshot()
+    with pytest.raises(SnapshotError, match=match):
+        env.unwrapped.set_position(seed=0, **spec)
+    assert env.unwrapped.snapshot() == before
