@@ -55,7 +55,8 @@ Game options (defaults in brackets; spec §10.7):
 * `auto_resolve_forced` [False]: decisions with one legal action are played by the env (§9.1).
 * `max_regular_turns` [100], `turn_cap_mode` ["score"] or "truncate" (RA-23); `no_progress_turns` [12]
   (RA-24).
-* `reward` [{win: 1, loss: -1, zero_sum: False}] (§10.4).
+* `reward` [{win: 1, loss: -1, zero_sum: False}]: `win` and `loss` finite numbers within ±1e6, `win > loss`
+  (§10.4).
 
 ### Observation Space
 
@@ -117,6 +118,17 @@ with `tie_break="shared"` or after a `turn_cap` / `no_progress` ending); the `re
 values or makes them zero-sum (§10.4). `score_margin`: (own cubes − mean of the others) / 20.
 `infos` at the end hold `scores`, `winners` and `score_breakdown` (`scores`, `cubes_on_board`, `palace`,
 `winner`, `tie_break_applied`, `tie_priority`, `end_reason`, `regular_turns`).
+
+### Positions
+
+`env.unwrapped.restore(snapshot)` loads a checked snapshot: every field's type and range, every list
+bounded by the game's sizes before it is read, and the invariants that tie the fields together
+(docs/rattus_rules.md §10.6); a bad one raises `SnapshotError` naming the problem and changes nothing.
+`env.unwrapped.set_position(seed=0, active=1, tokens={"Gallia": ["s1_pea", "?"]}, cubes={"Gallia": [2, 1, 0]},
+holders={"Witch": 1})` deals with `seed` and sets up the start of a regular turn from what it is given:
+`active`, `start_seat`, `cubes`, `palace`, `plague`, `holders`, `tokens` (token type ids, `"?"` for any),
+`rat_supply`, `known` (faces peeked with the Witch), `regular_turns`, `no_progress` (see
+`RattusGame.position`); the tokens removed unseen are always the game's count.
 
 ### Version History
 

@@ -1,4 +1,4 @@
-"""Rattus actions (spec §9.2; docs/rattus_rules.md §9): the flat layout of 970 ids as named ranges.
+"""Rattus actions (docs/rattus_rules.md §9.2): the flat layout of 970 ids as named ranges.
 
 Every decision of §9.1 is a masked choice among these ranges; the Witch's three steps and the Knight's
 second step are sequential sub-decisions (phases ``WITCH_SECOND``, ``WITCH_DECIDE``, ``KNIGHT_STEP``).

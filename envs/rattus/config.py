@@ -1,4 +1,4 @@
-"""Rattus options (spec §10.7; docs/rattus_rules.md §10) and game data (``configs/games/rattus*.yaml``).
+"""Rattus options (docs/rattus_rules.md §10.7) and game data (``configs/games/rattus*.yaml``).
 
 The map, the regions in play per player count, the constants and the token table are data (RA-1,
 RA-2): the shipped files give the defaults, ``token_table`` picks a shipped table and ``config`` (a

@@ -165,8 +165,8 @@ class RattusGame(LayoutGame):
         * ``plague``: a region name; ``holders``: ``{card name: seat}``;
         * ``tokens``: ``{region: [token type id, ...]}`` slot 0 first (``"?"``: any token left); other
           regions empty;
-        * ``rat_supply``: tokens in the rat supply (default: all left after ``removed_unseen``);
-          ``removed_unseen`` (default the game's); the rest counts as revealed earlier;
+        * ``rat_supply``: tokens in the rat supply (default: all off the board but the game's count removed
+          unseen, §3.4); the rest counts as revealed earlier;
         * ``known``: ``{seat: [[region, slot], ...]}`` faces that seat peeked with the Witch;
         * ``regular_turns``, ``no_progress``: counters.
         """
