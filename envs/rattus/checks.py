@@ -196,10 +196,10 @@ def _opening(game, state) -> list[str]:
     order, step = state.opening_order, state.opening_step
     if order != game.snake_order(state.start_seat):
         return [f"opening_order {order} is not the snake order from the start seat {state.start_seat}"]
-    if (state.phase == OPENING) != (step < len(order)):
-        return ["the phase is OPENING exactly while opening placements remain (opening_step)"]
     if state.phase != OPENING:
-        return []
+        return [] if step == len(order) else ["opening_step must count every opening placement once it is over"]
+    if step >= len(order):
+        return ["the phase is OPENING while no opening placement remains (opening_step)"]
     problems = []
     if state.current_player != order[step] or state.active != order[step]:
         problems.append("the opening seat is not the snake order's")
@@ -208,6 +208,10 @@ def _opening(game, state) -> list[str]:
             problems.append(f"seat {p}'s cubes are not its opening placements so far")
     if state.holder != [-1] * 6 or state.regular_turns or state.revealed:
         problems.append("in the opening no card is held, no turn played and no token revealed")
+    setup = [[t] for t in range(len(state.setup_token)) if state.setup_token[t]]
+    if sorted(slot for slot in state.slots if slot) != setup or len(setup) != len(game.in_play) or \
+            any(map(any, state.known)) or any(t >= 0 for t in state.swapped_by):
+        problems.append("in the opening each region in play holds just its setup token, unknown and unswapped")
     return problems
 
 
