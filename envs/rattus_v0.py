@@ -42,7 +42,8 @@ Game options (defaults in brackets; spec §10.7):
   `player_counts`, `constants`, `token_types`, `token_types_by_players`, each replacing the shipped
   key (RA-1, RA-2). `token_types_by_players` maps some of 2, 3, 4 to a token table used at that count
   instead of `token_types` (the shipped default has one for 2 players, AM-1); a `config` with
-  `token_types` but without it drops the shipped per-count table.
+  `token_types` but without it drops the shipped per-count table. A file must be a regular UTF-8 file of
+  at most 1 MB, safe YAML with no key given twice; its errors start with `rattus: config='<path>'`.
 * `start_player` ["random"] or a seat; `plague_start` ["random"] or a region name (RA-22).
 * `starting_mark_public` [True] (RA-3); `placement_optional` [False], `peasant_bonus_optional` [True]
   (RA-4); `reveal_order` ["slot"] or "random" (RA-14); `m_majority_snapshot` [True] (RA-15).
