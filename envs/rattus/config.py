@@ -232,16 +232,11 @@ def _count_entry(entry: Any, regions: tuple[str, ...], source: str, where: str) 
 
 
 def _check_reachable(play: tuple[int, ...], regions: tuple[str, ...], adjacency, source: str, where: str) -> None:
-    """Every region in play has a neighbour in play (RA-12; a single one is a warning, RA-1) and all of
-    them are connected."""
+    """Every region in play has a neighbour in play (RA-12) and all of them are connected."""
     inside = set(play)
     for r in play:
-        ns = [t for t in adjacency[r] if t in inside]
-        if not ns:
+        if not inside.intersection(adjacency[r]):
             raise _fail(source, where, f"{regions[r]} has no neighbour in play (RA-12)")
-        if len(ns) == 1:
-            _warn_once((regions, adjacency, play, r), f"{source}: {where}: {regions[r]} has a single neighbour "
-                                                      f"in play ({regions[ns[0]]}); legal, but check the map (RA-1)")
     seen, todo = {play[0]}, [play[0]]
     while todo:
         for t in adjacency[todo.pop()]:
@@ -253,11 +248,18 @@ def _check_reachable(play: tuple[int, ...], regions: tuple[str, ...], adjacency,
         raise _fail(source, where, f"the regions in play are not connected ({lost} unreachable)")
 
 
-def _warn_once(board: tuple, message: str) -> None:
-    """Warn about ``board`` once per process, however many games are built on it."""
-    if board not in _WARNED:
-        _WARNED.add(board)
-        warnings.warn(message, UserWarning, stacklevel=2)
+def _warn_single_neighbours(regions: tuple[str, ...], adjacency, in_play: dict[int, tuple[int, ...]],
+                            source: str) -> None:
+    """A region in play with a single neighbour in play is legal but easy to type by mistake (RA-1): a
+    warning, once per board (regions, adjacency, regions in play) and region in a process, however many
+    games are built on it."""
+    for n, play in in_play.items():
+        for r in play:
+            ns = [t for t in adjacency[r] if t in play]
+            if len(ns) == 1 and (regions, adjacency, play, r) not in _WARNED:
+                _WARNED.add((regions, adjacency, play, r))
+                warnings.warn(f"{source}: player_counts.{n}.regions: {regions[r]} has a single neighbour in play "
+                              f"({regions[ns[0]]}); legal, but check the map (RA-1)", UserWarning, stacklevel=4)
 
 
 def check_constants(value: Any, source: str) -> dict[str, Any]:
@@ -358,7 +360,9 @@ def load_data(token_table: str, config: Any) -> GameData:
     in_play, removed = check_player_counts(merged["player_counts"][0], regions, adjacency, merged["player_counts"][1])
     constants = check_constants(*merged["constants"])
     types = check_token_types(*merged["token_types"])
-    return GameData(regions, adjacency, in_play, removed, constants, types, check_by_players(*merged[BY_PLAYERS]))
+    data = GameData(regions, adjacency, in_play, removed, constants, types, check_by_players(*merged[BY_PLAYERS]))
+    _warn_single_neighbours(regions, adjacency, in_play, merged["player_counts"][1])
+    return data
 
 
 class StartPlayer(Kind):

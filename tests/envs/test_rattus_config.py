@@ -230,3 +230,19 @@ def test_a_key_given_twice_is_refused(tmp_path):
     path.write_text("adjacency:\n  Anglia: [Gallia]\n  Anglia: [Scandia]\n")
     with pytest.raises(ConfigError, match=r"config='.*twice.yaml': key 'Anglia' is given twice \(lines 2 and 3\)"):
         RattusGame(2, config=str(path))
+
+
+def test_a_refused_map_draws_no_warning(monkeypatch):
+    """RA-1: the single-neighbour warning is for maps that load; a refused one only raises."""
+    import warnings
+
+    from hiddenhand.envs.rattus import config
+
+    monkeypatch.setattr(config, "_WARNED", set())
+    counts = shipped("player_counts")
+    counts[2] = {"regions": ["Anglia", "Gallia", "Russia", "Tartaria"], "removed_unseen": 0}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(ConfigError, match="not connected"):
+            RattusGame(2, config={"player_counts": counts})
+    assert [str(w.message) for w in caught] == []
