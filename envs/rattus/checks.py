@@ -200,6 +200,11 @@ def _opening(game, state) -> list[str]:
         return [] if step == len(order) else ["opening_step must count every opening placement once it is over"]
     if step >= len(order):
         return ["the phase is OPENING while no opening placement remains (opening_step)"]
+    return _in_opening(game, state, order, step)
+
+
+def _in_opening(game, state, order: list[int], step: int) -> list[str]:
+    """The seat to place, the cubes placed so far, and a board as dealt (§3.3): nothing else has happened."""
     problems = []
     if state.current_player != order[step] or state.active != order[step]:
         problems.append("the opening seat is not the snake order's")
