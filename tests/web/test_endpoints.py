@@ -226,6 +226,75 @@ def test_replay_of_saved_tournament_records(make_client, tmp_path):
     assert client.get("/api/records/dg.json/0", params={"seat": 3}).status_code == 400
 
 
-def test_records_need_a_folder(client):
-    response = client.get("/api/records")
-    assert response.status_code == 404 and "--records" in response.json()["error"]
+def test_records_list_the_games_finished_here(make_client, tmp_path):
+    """Finished games stay as records (issue 26 item 7): listed without a records folder, replayed the
+    same way, in the tournament's records format."""
+    client = make_client(db=str(tmp_path / "games.sqlite"))
+    assert client.get("/api/records").json() == {"files": []}
+    token = new_game(client, seats=("human", "heuristic", "random"))["seats"][0]["token"]
+    final = play_out(client, token)
+    listing = client.get("/api/records").json()["files"]
+    assert listing == [{"file": "played_david_goliath_3p.json", "game": "david_goliath", "num_players": 3,
+                        "games": 1}]
+    end = client.get("/api/records/played_david_goliath_3p.json/0", params={"step": final["step"]}).json()
+    assert end["result"]["scores"] == final["result"]["scores"]
+    assert [s["player"] for s in end["seats"]] == ["human", "heuristic", "random"]
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"game": "david_goliath", "players": "3", "seats": ["human", "random", "random"]}, "players"),
+    ({"game": "david_goliath", "players": 3, "seats": ["human", "random", "random"], "seed": "1"}, "seed"),
+    ({"game": "david_goliath", "players": 3.0, "seats": ["human", "random", "random"]}, "players"),
+    ({"game": "david_goliath", "players": True, "seats": ["human", "random", "random"]}, "players"),
+    ({"game": 7, "players": 3, "seats": ["human", "random", "random"]}, "game"),
+    ({"game": "david_goliath", "players": 3, "seats": ["human", 1, "random"]}, "seats.1"),
+])
+def test_types_are_strict(client, body, field):
+    """Issue 22: a string (or float, bool) where an int is expected is refused, naming the field."""
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400 and f"body.{field}:" in response.json()["error"], response.text
+
+
+@pytest.mark.parametrize("method, path, status, words", [
+    ("GET", "/no/such/page", 404, "no such page"),
+    ("GET", "/api/nothing", 404, "/api/nothing"),
+    ("DELETE", "/api/catalog", 405, "DELETE is not allowed"),
+    ("PUT", "/api/games", 405, "PUT is not allowed"),
+    ("GET", "/api/seat/x/move", 405, "GET is not allowed"),
+    ("GET", "/static/missing.js", 404, "no such page"),
+])
+def test_every_error_is_an_error_object(client, method, path, status, words):
+    """Issue 22: unknown paths and methods answer ``{"error": ...}`` like every other refusal."""
+    response = client.request(method, path)
+    assert response.status_code == status and set(response.json()) == {"error"}, response.text
+    assert words in response.json()["error"]
+
+
+@pytest.mark.parametrize("content, headers", [
+    (b"{not json", {"Content-Type": "application/json"}),
+    (b"garbage", {}),
+    (b"[1, 2]", {"Content-Type": "application/json"}),
+    (b"", {"Content-Type": "application/json"}),
+])
+def test_body_parse_errors_are_error_objects(client, content, headers):
+    response = client.post("/api/games", content=content, headers=headers)
+    assert response.status_code == 400 and set(response.json()) == {"error"}, response.text
+    assert "malformed request" in response.json()["error"]
+
+
+def test_favicon_is_served(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("image/svg+xml")
+    assert 'rel="icon"' in client.get("/").text
+
+
+def test_two_player_agent_is_offered_with_the_options_it_needs(client):
+    """Issue 26 item 5: ``david_goliath_2p`` needs ``card_features=True``; it is offered for two players and
+    the game it joins is built with that option."""
+    dg = next(g for g in client.get("/api/catalog").json()["games"] if g["name"] == "david_goliath")
+    assert "david_goliath_2p" in dg["agents"]["2"]
+    created = new_game(client, seats=("human", "david_goliath_2p"))
+    session = client.app.state.store.sessions[created["game_id"]]
+    assert session.table.options["card_features"] is True
+    frame = play_out(client, created["seats"][0]["token"])
+    assert frame["error"] is None and frame["status"] == "finished"
