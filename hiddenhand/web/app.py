@@ -25,7 +25,7 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 from starlette.exceptions import HTTPException
@@ -39,6 +39,7 @@ from .sessions import Settings, Store, WebError, start_agents
 from .table import replayed
 
 STATIC = Path(__file__).parent / "static"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 MAX_WAIT = 30.0
 
 
@@ -75,7 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             session.changed.set()  # long polls answer at once
         store.db.close()
 
-    app = FastAPI(title="hiddenhand", lifespan=lifespan)
+    app = FastAPI(title="hiddenhand", lifespan=lifespan, docs_url=None, redoc_url=None)  # both load from CDNs
     app.state.store = store
 
     @app.exception_handler(WebError)
@@ -98,6 +99,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_api_route("/favicon.ico", lambda: FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml"),
                       include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/docs/{name}", include_in_schema=False)
+    def rules(name: str) -> PlainTextResponse:
+        """A registered game's rules page (``docs/<game>_rules.md`` of the source tree), as text."""
+        games = {f"{game}_rules.md" for game in REGISTRY}
+        if name not in games or not (DOCS / name).is_file():
+            raise WebError(404, f"no rules page {name!r} here (the rules are docs/<game>_rules.md in the "
+                                f"project's source)")
+        return PlainTextResponse((DOCS / name).read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
 
     @app.get("/api/catalog")
     def catalog() -> dict[str, Any]:

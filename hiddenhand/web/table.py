@@ -79,6 +79,15 @@ class Table:
         labeller = getattr(self.module, "action_label", None)
         return labeller(self.raw.state_, action) if labeller else self.raw.game.action_to_string(action)
 
+    def choice(self, action: int) -> dict[str, Any]:
+        """A legal action for the page: its id, its label and, where the game's view decodes it, the move
+        (what a click on the table means)."""
+        out = {"id": action, "label": self.label(action)}
+        decode = getattr(self.module, "action_move", None)
+        if decode:
+            out["move"] = decode(self.raw.state_, action)
+        return out
+
     def apply(self, action: int) -> None:
         """Play a legal ``action`` for the seat to move (the caller checked both)."""
         state, seat = self.raw.state_, self.to_move
@@ -118,7 +127,7 @@ class Table:
             "game": self.game, "title": self.title, "num_players": self.players, "seat": seat, "seats": seats,
             "status": "finished" if self.over else "playing", "step": self.steps, "to_move": to_move,
             "your_turn": mine,
-            "legal": [{"id": a, "label": self.label(a)} for a in self.legal()] if mine else [],
+            "legal": [self.choice(a) for a in self.legal()] if mine else [],
             "view": self.view(seat), "log": self.log[-LOG_LENGTH:], "result": self.result(),
         }
 
