@@ -171,9 +171,8 @@ def action_label(state: RattusCartusState, action: int) -> str:
     if kind == A.SLOT:
         card = state.row[arg]
         if d == D1:
-            return f"the {_title(card)}'s supply: {_supply_text(*game.supply_action[card])}"
-        building = card // 5
-        return (f"enter the {_title(card)} ({CLASS_NAMES[building // 2]}; you would be number "
+            return f"use the supply of building {arg + 1}, the {_title(card)}: {_supply_text(*game.supply_action[card])}"
+        return (f"enter building {arg + 1}, the {_title(card)} ({CLASS_NAMES[card // 10]}; you would be number "
                 f"{len(state.entrants[arg]) + 1} there)")
     if kind == A.POS:
         seen = f", seen before: {_nun_words(state.nun_row[arg])}" if state.peeked[p][arg] else ""
@@ -216,7 +215,8 @@ def announce(state: RattusCartusState, action: int) -> str:
     kind, arg = game.act_kind[action], game.act_arg[action]
     if kind == A.SLOT:
         card = state.row[arg]
-        return f"uses the {_title(card)}'s supply" if d == D1 else f"enters the {_title(card)}"
+        return (f"uses the supply of building {arg + 1}, the {_title(card)}" if d == D1
+                else f"enters building {arg + 1}, the {_title(card)}")
     if kind == A.POS:
         return f"looks at nun card {arg + 1}"
     if kind == A.PASS_ACTION:

@@ -24,7 +24,7 @@ function rcBuilding(frame, play, b) {
     e.cards ? (e.cards.length ? e.cards.map((c) => rcCard(c)) : h("span", {class: "muted"}, "no cards"))
       : e.committed ? rcBack(e.committed, `${nCards(e.committed)} face down`) : h("span", {class: "muted"}, "no cards yet"),
     e.cards && e.seat === frame.seat && e.committed && !e.done ? " (yours, face down to the others)" : ""))) : h("p", {class: "muted"}, "nobody entered yet");
-  const body = [h("h3", {}, b.title, h("span", {class: "muted"}, ` (${b.class}, copy ${b.copy})`)),
+  const body = [h("h3", {}, `${b.slot + 1}. ${b.title}`, h("span", {class: "muted"}, ` (${b.class}, copy ${b.copy})`)),
     h("p", {}, h("strong", {}, "Supply: "), b.supply, b.supplied.length ? h("span", {class: "muted"}, ` (used by ${b.supplied.map((s) => seatName(frame, s)).join(", ")})`) : ""),
     h("p", {}, h("strong", {}, "Most cards: "), b.special), h("p", {}, h("strong", {}, "Others: "), b.normal),
     entrants, move ? h("p", {class: "effect"}, `Click: ${move.label}`) : null];
