@@ -59,14 +59,14 @@ class GameDB:
 
     def __init__(self, path: str | Path = ":memory:"):
         self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")  # WAL: a commit survives a crash of the process
             self.db.executescript(SCHEMA)
-        except sqlite3.Error as error:
+        except (OSError, sqlite3.Error) as error:
             raise ValueError(f"cannot open the games database {self.path!r}: {error}") from None
         self.lock = threading.Lock()
 
