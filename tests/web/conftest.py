@@ -86,12 +86,13 @@ def live_server():
 
 
 @contextlib.contextmanager
-def serve_process(db, *extra):
-    """``python -m hiddenhand serve`` on a free loopback port with the games database ``db``, in its own
-    process: yields (base URL, process); the process is killed afterwards if it still runs."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+def serve_process(db, *extra, port=None):
+    """``python -m hiddenhand serve`` on a loopback port (a free one unless given) with the games database
+    ``db``, in its own process: yields (base URL, process); the process is killed afterwards if it still runs."""
+    if port is None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
     process = subprocess.Popen([sys.executable, "-m", "hiddenhand", "serve", "--port", str(port), "--db", str(db),
                                 "--agent-delay", "0", *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     base = f"http://127.0.0.1:{port}"

@@ -46,7 +46,7 @@ const swatch = (seat) => h("span", {class: "swatch", style: `background:${COLOUR
 // A clickable element that keyboard users reach with Tab and press with Enter or Space.
 function pressable(attrs, onpress) {
   return Object.assign({}, attrs, {tabindex: 0, role: "button", onclick: onpress,
-    onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); onpress(); } }});
+    onkeydown: (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); onpress(e); } }});
 }
 
 function howtoPanel(frame) {

@@ -39,7 +39,7 @@ function rtRegionMoves(frame, ui, r) {
   return frame.legal.filter((a) => RT_CLICKED.includes(a.move.kind) && a.move.region === r);
 }
 function rtTokenMoves(frame, ui, r, slot) {
-  if (ui.guide === "monk" && rtNextField(ui) === "slot") return rtCandidates(frame, ui).filter((a) => a.move.slot === slot);
+  if (ui.guide === "monk" && rtNextField(ui) === "slot") return r === ui.picks.from ? rtCandidates(frame, ui).filter((a) => a.move.slot === slot) : [];
   const peeking = ui.guide === "witch_peek" || frame.legal.every((a) => a.move.kind === "witch_peek");
   return peeking ? frame.legal.filter((a) => a.move.kind === "witch_peek" && a.move.region === r && a.move.slot === slot) : [];
 }
@@ -54,7 +54,9 @@ function rtClickRegion(frame, play, ui, r) {
   if (moves.length === 1) play(moves[0].id);
   else { ui.choice = moves.map((a) => a.id); ui.redraw(); }
 }
-function rtClickToken(frame, play, ui, r, slot) {
+function rtClickToken(frame, play, ui, r, slot, event) {
+  event.stopPropagation();  // the region around it is not clicked too
+  if (ui.guide === "monk") { rtPick(frame, play, ui, {slot}); return; }
   const moves = rtTokenMoves(frame, ui, r, slot);
   if (moves.length === 1) play(moves[0].id);
 }
@@ -71,7 +73,7 @@ function rtToken(frame, play, ui, r, slot, token) {
   const body = [h("title", {}, title), h("rect", {x, y, width: 3.3, height: 3.3, rx: 0.5}),
     h("text", {x: x + 1.65, y: y + 2.4, class: "token-text"}, token.face ? String(token.face.limit) : token.starting ? "S" : "")];
   if (token.known_by.length) body.push(h("circle", {cx: x + 3.1, cy: y + 0.2, r: 0.55, class: "peeked"}));
-  return h("g", moves.length ? pressable(attrs, (e) => { rtClickToken(frame, play, ui, r, slot); }) : attrs, ...body);
+  return h("g", moves.length ? pressable(attrs, (e) => rtClickToken(frame, play, ui, r, slot, e)) : attrs, ...body);
 }
 
 function rtRegion(frame, play, ui, region) {
