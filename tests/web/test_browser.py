@@ -69,7 +69,7 @@ def test_david_goliath_in_the_browser(page, live_server):
         clicks += 1
     assert clicks == 3 * 15  # three rounds of fifteen tricks (DG-4)
     assert "player_2 (ismcts:iterations=5)" in page.inner_text("table")
-    assert "Game over" in page.inner_text("#status") and "winners" in page.inner_text("#status")
+    assert "Game over" in page.inner_text("#status") and "Winner" in page.inner_text("#status")
     page.click("#replay-link")
     page.wait_for_selector("#replay-controls")
     page.click("#next")

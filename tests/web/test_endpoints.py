@@ -2,12 +2,14 @@
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 from conftest import wait_turn
 
 from hiddenhand.agents.tournament import run_tournament, save_records
 from hiddenhand.envs import REGISTRY
+from hiddenhand.web.app import create_app
 
 
 def new_game(client, game="david_goliath", seats=("human", "random", "random"), seed=3, **extra):
@@ -299,3 +301,19 @@ def test_two_player_agent_is_offered_with_the_options_it_needs(client):
     assert session.table.options["card_features"] is True
     frame = play_out(client, created["seats"][0]["token"])
     assert frame["error"] is None and frame["status"] == "finished"
+
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+@pytest.mark.skipif(not DEJAVU.is_file(), reason="Debian's fonts-dejavu-core is not installed")
+def test_every_character_of_the_page_renders_on_a_bare_debian_chromium():
+    """Issue 26 item 5: the replay's buttons rendered as empty boxes (U+23EE, U+23ED are in no Debian font
+    that Chromium has by default): every character of the page's files is in DejaVu Sans."""
+    fonttools = pytest.importorskip("fontTools.ttLib")
+    covered = fonttools.TTFont(str(DEJAVU)).getBestCmap()
+    static = Path(create_app.__code__.co_filename).parent / "static"
+    for path in static.rglob("*"):
+        if path.suffix in (".js", ".html", ".css"):
+            missing = {char for char in path.read_text(encoding="utf-8") if ord(char) > 127 and ord(char) not in covered}
+            assert not missing, (path.name, missing)

@@ -69,13 +69,13 @@ function rcQuestion(frame, play) {
 function rcPlayers(frame) {
   const v = frame.view;
   const order = v.influence.filter((c) => c.order.length);
-  return h("section", {id: "players"}, h("h2", {}, "Players"), h("div", {class: "wide"}, h("table", {},
-    h("tr", {}, ["player", "rats", "hand", "pending", "point tokens", "Pass played", "in building"].map((t) => h("th", {}, t)),
-      RC_CLASSES.map((c) => h("th", {title: `influence in ${c}`}, rcCap(c).slice(0, 4) + ".")))),
-    v.players.map((p) => h("tr", {class: [frame.to_move === p.seat ? "to-move" : "", p.seat === frame.seat ? "you" : ""].join(" ")},
-      h("td", {}, swatch(p.seat), " ", seatLabel(frame, p.seat), v.start === p.seat ? " (starts)" : "", v.special_player === p.seat ? " (special action)" : ""),
-      h("td", {}, p.rats ?? "?"), h("td", {}, p.hand), h("td", {}, p.pending), h("td", {}, p.tokens), h("td", {}, p.passes),
-      h("td", {}, p.entered !== null ? v.row[p.entered].title : "-"), ...p.influence.map((k) => h("td", {}, k || "")))))),
+  const head = h("tr", {}, ["player", "rats", "hand", "pending", "point tokens", "Pass played", "in building"].map((t) => h("th", {}, t)),
+    RC_CLASSES.map((c) => h("th", {title: `influence in ${c}`}, rcCap(c).slice(0, 4) + ".")));
+  const rows = v.players.map((p) => h("tr", {class: [frame.to_move === p.seat ? "to-move" : "", p.seat === frame.seat ? "you" : ""].join(" ")},
+    h("td", {}, swatch(p.seat), " ", seatLabel(frame, p.seat), v.start === p.seat ? " (starts)" : "", v.special_player === p.seat ? " (special action)" : ""),
+    h("td", {}, p.rats ?? "?"), h("td", {}, p.hand), h("td", {}, p.pending), h("td", {}, p.tokens), h("td", {}, p.passes),
+    h("td", {}, p.entered !== null ? v.row[p.entered].title : "-"), p.influence.map((k) => h("td", {}, k || ""))));
+  return h("section", {id: "players"}, h("h2", {}, "Players"), h("div", {class: "wide"}, h("table", {}, head, rows)),
     order.length ? h("p", {class: "muted"}, "Influence order per class (ties: who got there first): " +
       order.map((c) => `${rcCap(c.class)}: ${c.order.map((s) => seatName(frame, s)).join(" > ")}`).join("; ")) : null);
 }
