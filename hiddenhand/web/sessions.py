@@ -77,8 +77,9 @@ class Session:
         """Apply a checked legal ``action`` of ``seat`` and commit it to the database before anyone hears."""
         table = self.table
         table.apply(action)
-        self.db.record_move(self.id, table.steps - 1, seat, action, table.raw.snapshot(), table.memory,
-                            table.log, table.result(), self.error)
+        seen = table.log[-1]["text"] if table.log and table.log[-1]["step"] == table.steps else None
+        self.db.record_move(self.id, table.steps - 1, seat, action, seen, table.raw.snapshot(), table.memory,
+                            table.result(), self.error)
         self.notify()
 
     def fail(self, message: str) -> None:

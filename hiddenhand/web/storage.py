@@ -1,8 +1,9 @@
 """The server's games in SQLite (standard library, WAL mode): every accepted move is committed before the
 answer, live games are resumed after a restart, finished games stay as records.
 
-One row per game (its options, line-up, seat tokens, status, the env's ``snapshot()``, the view memory,
-the table log) and one row per move (its action id), written in one transaction per move. A restarted
+One row per game (its options, line-up, seat tokens, status, the env's ``snapshot()``, the view memory)
+and one row per move (its seat, action id and what the table saw of it), written in one transaction
+per move. A restarted
 server restores each live game from its snapshot; a snapshot that no longer restores (another version's
 format) is replayed from the seed and the moves instead.
 """
@@ -23,10 +24,10 @@ CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY, game TEXT NOT NULL, players INTEGER NOT NULL, seed INTEGER NOT NULL,
     options TEXT NOT NULL, lineup TEXT NOT NULL, tokens TEXT NOT NULL, status TEXT NOT NULL,
     created REAL NOT NULL, touched REAL NOT NULL, finished REAL,
-    snapshot TEXT NOT NULL, memory TEXT NOT NULL, log TEXT NOT NULL, result TEXT, error TEXT);
+    snapshot TEXT NOT NULL, memory TEXT NOT NULL, result TEXT, error TEXT);
 CREATE TABLE IF NOT EXISTS moves (
     game_id TEXT NOT NULL REFERENCES games(id), step INTEGER NOT NULL, seat INTEGER NOT NULL,
-    action INTEGER NOT NULL, PRIMARY KEY (game_id, step));
+    action INTEGER NOT NULL, seen TEXT, PRIMARY KEY (game_id, step));
 CREATE INDEX IF NOT EXISTS games_status ON games(status);
 """
 LIVE, FINISHED, EXPIRED = "playing", "finished", "expired"
@@ -88,21 +89,22 @@ class GameDB:
     def create(self, game_id: str, game: str, players: int, seed: int, options: dict[str, Any],
                lineup: list[str], tokens: list[str | None], snapshot: dict[str, Any]) -> None:
         now = time.time()
-        self._write([("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,NULL,?,'{}','[]',NULL,NULL)",
+        self._write([("INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,NULL,?,'{}',NULL,NULL)",
                       (game_id, game, players, seed, json.dumps(options), json.dumps(lineup), json.dumps(tokens),
                        LIVE, now, now, json.dumps(snapshot)))])
 
-    def record_move(self, game_id: str, step: int, seat: int, action: int, snapshot: dict[str, Any],
-                    memory: dict[str, Any], log: list[dict[str, Any]], result: dict[str, Any] | None,
+    def record_move(self, game_id: str, step: int, seat: int, action: int, seen: str | None,
+                    snapshot: dict[str, Any], memory: dict[str, Any], result: dict[str, Any] | None,
                     error: str | None) -> None:
-        """One move and the position after it, in one transaction (``result``: the game just ended)."""
+        """One move (``seen``: what the table saw of it) and the position after it, in one transaction
+        (``result``: the game just ended)."""
         now = time.time()
         status = LIVE if result is None else FINISHED
         self._write([
-            ("INSERT INTO moves VALUES (?,?,?,?)", (game_id, step, seat, action)),
-            ("UPDATE games SET snapshot=?, memory=?, log=?, result=?, error=?, status=?, touched=?, "
+            ("INSERT INTO moves VALUES (?,?,?,?,?)", (game_id, step, seat, action, seen)),
+            ("UPDATE games SET snapshot=?, memory=?, result=?, error=?, status=?, touched=?, "
              "finished=CASE WHEN ? THEN ? ELSE finished END WHERE id=?",
-             (json.dumps(snapshot), json.dumps(memory), json.dumps(log), json.dumps(result) if result else None,
+             (json.dumps(snapshot), json.dumps(memory), json.dumps(result) if result else None,
               error, status, now, result is not None, now, game_id)),
         ])
 
@@ -118,16 +120,16 @@ class GameDB:
         """Every game with ``status``, oldest first, with its moves."""
         with self.lock:
             rows = self.db.execute("SELECT id, game, players, seed, options, lineup, tokens, status, touched, finished, "
-                                   "snapshot, memory, log, result, error FROM games WHERE status=? ORDER BY created",
+                                   "snapshot, memory, result, error FROM games WHERE status=? ORDER BY created",
                                    (status,)).fetchall()
-            moves = {}
-            for (gid,) in ((row[0],) for row in rows):
-                moves[gid] = [a for (a,) in self.db.execute(
-                    "SELECT action FROM moves WHERE game_id=? ORDER BY step", (gid,))]
+            moves = {row[0]: self.db.execute("SELECT step, seat, action, seen FROM moves WHERE game_id=? ORDER BY step",
+                                             (row[0],)).fetchall() for row in rows}
         for row in rows:
+            played = moves[row[0]]
+            log = [{"step": step + 1, "seat": seat, "text": seen} for step, seat, _, seen in played if seen is not None]
             yield StoredGame(row[0], row[1], row[2], row[3], json.loads(row[4]), json.loads(row[5]),
                              json.loads(row[6]), row[7], row[8], row[9], json.loads(row[10]), json.loads(row[11]),
-                             json.loads(row[12]), json.loads(row[13]) if row[13] else None, row[14], moves[row[0]])
+                             log, json.loads(row[12]) if row[12] else None, row[13], [move[2] for move in played])
 
     def expired_tokens(self) -> list[str]:
         with self.lock:
