@@ -68,6 +68,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 store.sweep()
 
         task = asyncio.create_task(sweeper())
+        for session in store.sessions.values():  # resumed games whose agent is to move go on by themselves
+            start_agents(session, settings.agent_delay)
         yield
         task.cancel()
         for session in store.sessions.values():

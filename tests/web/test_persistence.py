@@ -54,6 +54,20 @@ def test_a_new_server_resumes_every_live_game(make_client, tmp_path, game, lineu
     assert final["status"] == "finished" and final["error"] is None
 
 
+def test_an_agent_to_move_moves_after_the_restart(make_client, tmp_path):
+    """A game resumed while an agent was to move does not wait for a human (who cannot move)."""
+    db = str(tmp_path / "games.sqlite")
+    first = make_client(db=db, agent_delay=60)
+    for seed in range(40):
+        created = first.post("/api/games", json={"game": "koehandel", "players": 3,
+                                                 "seats": ["heuristic", "human", "human"], "seed": seed}).json()
+        if first.get(f"/api/seat/{created['seats'][1]['token']}").json()["to_move"] == 0:
+            break
+    first.__exit__(None, None, None)
+    frame = wait_turn(make_client(db=db), created["seats"][1]["token"])
+    assert frame["step"] > 0 and frame["log"][0]["seat"] == 0
+
+
 def test_a_snapshot_that_no_longer_restores_is_replayed_from_the_moves(make_client, tmp_path):
     """The snapshot format may change between versions: the seed and the moves rebuild the game."""
     db = str(tmp_path / "games.sqlite")
