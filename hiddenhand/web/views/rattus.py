@@ -130,23 +130,22 @@ def action_label(state: RattusState, action: int) -> str:
         else:
             k = min(state.counts[r] + (game.peasant_bonus if kind == A.PEASANT_PLACE else 0), state.supply[p])
         return f"place {_cubes(k)} in {region(r)}" + (" with the Peasant's bonus" if kind == A.PEASANT_PLACE else "")
-    if kind == A.MERCHANT:
-        return f"move {_cubes(args[2])} from {region(args[0])} to {region(args[1])}"
-    if kind == A.MONK:
-        return f"move the rat token in slot {args[1] + 1} of {region(args[0])} to {region(args[2])}"
-    if kind == A.PEEK:
-        return f"look at the token in slot {args[1] + 1} of {region(args[0])}"
-    if kind == A.SWAP:
-        return "swap the two tokens you looked at"
-    if kind == A.KEEP:
-        return "leave both tokens where they are"
-    if kind == A.KING:
-        return f"move one of your cubes from {region(args[0])} to the palace"
-    if kind == A.MOVE:
-        return f"move the plague to {region(args[0])}"
     if kind == A.STOP:
         return f"stop the plague in {region(state.plague)}"
-    return f"put the drawn rat token in {region(args[0])}"
+    return LABELS[kind](region, args)
+
+
+#: Labels that depend on the action's arguments alone (region names through ``r``).
+LABELS = {
+    A.MERCHANT: lambda r, a: f"move {_cubes(a[2])} from {r(a[0])} to {r(a[1])}",
+    A.MONK: lambda r, a: f"move the rat token in slot {a[1] + 1} of {r(a[0])} to {r(a[2])}",
+    A.PEEK: lambda r, a: f"look at the token in slot {a[1] + 1} of {r(a[0])}",
+    A.SWAP: lambda r, a: "swap the two tokens you looked at",
+    A.KEEP: lambda r, a: "leave both tokens where they are",
+    A.KING: lambda r, a: f"move one of your cubes from {r(a[0])} to the palace",
+    A.MOVE: lambda r, a: f"move the plague to {r(a[0])}",
+    A.SPREAD: lambda r, a: f"put the drawn rat token in {r(a[0])}",
+}
 
 
 def announce(state: RattusState, action: int) -> str:
