@@ -98,7 +98,7 @@ def test_koehandel_auction_and_cow_trade_in_the_browser(page, live_server):
     base = live_server(agent_delay=0.02)
     tokens = start_game(page, base, "koehandel", ["human", "human", "heuristic"], seed=11)
     other = httpx.Client(base_url=base, timeout=30)
-    seen = {"auction": False, "trade": False, "face_down": False}
+    seen = {"auction": False, "trade": False, "face_down": False, "bid_panel": False}
 
     def look():
         events = page.inner_text("#events") if page.locator("#events").count() else ""
@@ -124,12 +124,18 @@ def test_koehandel_auction_and_cow_trade_in_the_browser(page, live_server):
             continue
         if page.locator("#actions button").count():
             labels = page.locator("#actions button").all_inner_texts()
+            bids = [label for label in labels if label.startswith("bid ")]
+            if bids:  # issue 26: the bid panel agrees with the auction ("Your raise so far: +120", high bid 0)
+                seen["bid_panel"] = True
+                assert f"Your bid so far: {bids[0][4:]} " in page.inner_text("#bid-state"), page.inner_text("#money")
             step = page.get_attribute("#status", "data-step")
-            page.locator("#actions button", has_text=preferred(labels)).first.click()
+            raises = [label for label in labels if label.startswith("raise by")]
+            choice = raises[0] if raises and not seen["bid_panel"] else preferred(labels)
+            page.locator("#actions button", has_text=choice).first.click()
             page.wait_for_function(f"document.querySelector('#status').dataset.step !== '{step}'")
         else:
             page.wait_for_timeout(30)
-    assert seen == {"auction": True, "trade": True, "face_down": True}
+    assert seen == {"auction": True, "trade": True, "face_down": True, "bid_panel": True}
 
 
 def step_of(page):
