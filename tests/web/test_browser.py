@@ -161,6 +161,11 @@ def test_rattus_by_clicking_the_map(page, live_server):
     base = live_server(agent_delay=0.02)
     start_game(page, base, "rattus", ["human", "heuristic"], seed=3)
     rng, moves, guided, shot = random.Random(3), 0, set(), False
+    assert your_turn(page)  # the opening placement by keyboard: Tab reaches a region, Enter places there
+    step = step_of(page)
+    page.focus("#map .region.target")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.querySelector('#status').dataset.step !== '{step}'")
     while moves < 400 and your_turn(page):
         step = step_of(page)
         guides = page.locator("#moves [data-guide]")
