@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from hiddenhand.agents import BUILTIN, load, shipped
+from hiddenhand.agents import BUILTIN, env_options_for, load, shipped
 from hiddenhand.agents.search import ALGORITHMS
 from hiddenhand.agents.search.common import parse_spec
 from hiddenhand.envs import make as make_env
@@ -24,16 +24,23 @@ HUMAN = "human"
 
 @lru_cache(maxsize=64)
 def choices(game: str, players: int) -> tuple[str, ...]:
-    """The agent names offered for ``game`` with ``players`` players (shipped agents that load for it)."""
-    raw = make_env(game, num_players=players).unwrapped
+    """The agent names offered for ``game`` with ``players`` players: the built-in ones and every shipped
+    agent that loads for it, in an env with the options it was trained with (:func:`env_options`)."""
     fitting = []
     for name in shipped():
         try:
-            load(name, raw.game)
+            options = env_options_for([name])
+            load(name, make_env(game, num_players=players, **options).unwrapped.game)
         except ValueError:  # trained for another game, player count or observation
             continue
         fitting.append(name)
     return (*BUILTIN, *fitting)
+
+
+def env_options(lineup: list[str]) -> dict[str, Any]:
+    """The env options the shipped agents of ``lineup`` need (e.g. ``card_features``); ``ValueError`` when
+    two of them need different values."""
+    return env_options_for([spec for spec in lineup if spec != HUMAN])
 
 
 def check(spec: Any, game: str, players: int) -> str:

@@ -10,8 +10,9 @@ API (every error is ``{"error": message}`` with a 4xx status, or 503 when the se
 * ``POST /api/seat/<token>/move`` ``{"action": id | name}``: that seat's move; the new view.
 * ``GET /api/seat/<token>/replay?step=<k>&spectator=<bool>``: a finished game after ``k`` actions, as the
   seat saw it or with every hand.
-* ``GET /api/records`` and ``GET /api/records/<file>/<index>?step=&seat=``: games saved by ``tournament``
-  in the server's records folder (``--records``), replayed the same way; ``seat`` omitted: every hand.
+* ``GET /api/records`` and ``GET /api/records/<file>/<index>?step=&seat=``: the games finished on this
+  server (``played_<game>_<n>p.json``) and those saved by ``tournament`` in the records folder
+  (``--records``), replayed the same way; ``seat`` omitted: every hand.
 """
 
 from __future__ import annotations
@@ -24,27 +25,30 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from starlette.exceptions import HTTPException
 
 from hiddenhand.agents.tournament import load_records
 from hiddenhand.envs import REGISTRY
 
 from . import agents as allowlist
+from .records import played_records
 from .sessions import Settings, Store, WebError, start_agents
 from .table import replayed
 
 STATIC = Path(__file__).parent / "static"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 MAX_WAIT = 30.0
 
 
 class NewGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    game: str = Field(max_length=64)
-    players: int
-    seats: list[str] = Field(max_length=8)
-    seed: int | None = Field(default=None, ge=0, lt=2**32)
+    model_config = ConfigDict(extra="forbid", strict=True)  # "4" is not 4: a type error names the field
+    game: StrictStr = Field(max_length=64)
+    players: StrictInt
+    seats: list[StrictStr] = Field(max_length=8)
+    seed: StrictInt | None = Field(default=None, ge=0, lt=2**32)
 
 
 class Move(BaseModel):
@@ -64,13 +68,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 store.sweep()
 
         task = asyncio.create_task(sweeper())
+        for session in store.sessions.values():  # resumed games whose agent is to move go on by themselves
+            start_agents(session, settings.agent_delay)
         yield
         task.cancel()
         for session in store.sessions.values():
             if session.driver is not None:
                 session.driver.cancel()
+            session.changed.set()  # long polls answer at once
+        store.db.close()
 
-    app = FastAPI(title="hiddenhand", lifespan=lifespan)
+    app = FastAPI(title="hiddenhand", lifespan=lifespan, docs_url=None, redoc_url=None)  # both load from CDNs
     app.state.store = store
 
     @app.exception_handler(WebError)
@@ -82,9 +90,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         problems = "; ".join(f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in error.errors())
         return JSONResponse({"error": f"malformed request: {problems}"}, status_code=400)
 
+    @app.exception_handler(HTTPException)
+    async def unrouted(request: Request, error: HTTPException):
+        message = {404: f"no such page or endpoint: {request.url.path}",
+                   405: f"{request.method} is not allowed on {request.url.path}"}.get(error.status_code, error.detail)
+        return JSONResponse({"error": message}, status_code=error.status_code, headers=error.headers)
+
     for path in ("/", "/play/{token}", "/replay"):  # one page; its script reads the path
         app.add_api_route(path, lambda: FileResponse(STATIC / "index.html"), include_in_schema=False)
+    app.add_api_route("/favicon.ico", lambda: FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml"),
+                      include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/docs/{name}", include_in_schema=False)
+    def rules(name: str) -> PlainTextResponse:
+        """A registered game's rules page (``docs/<game>_rules.md`` of the source tree), as text."""
+        games = {f"{game}_rules.md" for game in REGISTRY}
+        if name not in games or not (DOCS / name).is_file():
+            raise WebError(404, f"no rules page {name!r} here (the rules are docs/<game>_rules.md in the "
+                                f"project's source)")
+        return PlainTextResponse((DOCS / name).read_text(encoding="utf-8"), media_type="text/markdown; charset=utf-8")
 
     @app.get("/api/catalog")
     def catalog() -> dict[str, Any]:
@@ -138,7 +163,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/records/{name}/{index}")
     def record_replay(name: str, index: int, step: int = 0, seat: int | None = None) -> dict[str, Any]:
         files = _record_files()
-        if name not in files:  # only a file listed in the records folder, never a path from the client
+        if name not in files:  # only a listed file, never a path from the client
             raise WebError(404, f"no records file {name!r}; files: {sorted(files)}")
         data = files[name]
         if not 0 <= index < len(data["records"]):
@@ -153,10 +178,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return frame
 
     def _record_files() -> dict[str, dict[str, Any]]:
-        if not settings.records_dir:
-            raise WebError(404, "this server offers no records (start it with --records DIR)")
-        found = {}
-        for path in sorted(Path(settings.records_dir).glob("*.json")):
+        found = played_records(store.db, played)
+        for path in sorted(Path(settings.records_dir).glob("*.json")) if settings.records_dir else ():
             try:
                 stamp = path.stat().st_mtime_ns
                 if parsed.get(path, (None,))[0] != stamp:
@@ -167,6 +190,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return found
 
     parsed: dict[Path, tuple[int, dict[str, Any]]] = {}  # records files read, by modification time
+    played: dict[str, dict[str, Any]] = {}  # finished games' records, by game id
 
     return app
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+DEFAULT_DB = "runs/web/games.sqlite"
+
 
 def add_parser(subparsers) -> argparse.ArgumentParser:
     """Add ``serve`` to the CLI's subparsers."""
@@ -17,6 +19,11 @@ def add_parser(subparsers) -> argparse.ArgumentParser:
     serve.add_argument("--finished-ttl", type=float, default=900.0, help="keep a finished game this long (s)")
     serve.add_argument("--records", default=None, metavar="DIR",
                        help="folder of tournament records (tournament --save-records) offered for replay")
+    serve.add_argument("--db", default=DEFAULT_DB, metavar="PATH",
+                       help="SQLite file that keeps every game across restarts (':memory:': none kept)")
+    serve.add_argument("--export-records", default=None, metavar="DIR",
+                       help="write the finished games of --db as records files (as tournament --save-records) "
+                            "into DIR and exit")
     return serve
 
 
@@ -37,9 +44,27 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as error:
         print(f"error: the web server needs the web extra: pip install 'hiddenhand[web]' ({error})", file=sys.stderr)
         return 2
+    if args.export_records:
+        from .records import export_records
+
+        try:
+            written = export_records(args.db, args.export_records)
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        print(f"hiddenhand: {sum(written.values())} finished games written to " +
+              (", ".join(str(path) for path in written) or f"{args.export_records} (none yet)"))
+        return 0
     settings = Settings(agent_delay=args.agent_delay, max_games=args.max_games, idle_ttl=args.idle_ttl,
-                        finished_ttl=args.finished_ttl, records_dir=args.records)
-    print(f"hiddenhand: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops the server)")
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+                        finished_ttl=args.finished_ttl, records_dir=args.records, db=args.db)
+    try:
+        app = create_app(settings)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"hiddenhand: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops the server); "
+          f"games kept in {args.db}", flush=True)
+    # long polls and agent moves are cut short on SIGTERM / Ctrl-C: every move is already in the database
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=1)
     return 0
 

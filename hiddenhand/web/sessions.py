@@ -1,4 +1,8 @@
-"""Live games: seats (humans with a secret token each, agents), the agents' moves, limits and clean-up."""
+"""Live games: seats (humans with a secret token each, agents), the agents' moves, limits and clean-up.
+
+Every game is kept in the games database (:mod:`.storage`): a move is committed there before its answer
+goes out, and a new :class:`Store` on the same database resumes the live games where they stood.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ from hiddenhand.agents import Agent, bind_agents, make
 from hiddenhand.envs import entry
 
 from . import agents as allowlist
+from .storage import FINISHED, LIVE, GameDB, StoredGame
 from .table import Table
 
 #: Expired tokens remembered (to answer 410 instead of 404), oldest forgotten first.
@@ -35,6 +40,7 @@ class Settings:
     finished_ttl: float = 900.0   # a finished game is kept this long (replays, last look)
     sweep_interval: float = 30.0
     records_dir: str | None = None  # tournament records offered for replay
+    db: str = ":memory:"          # the games database (a file keeps games across restarts)
 
 
 @dataclass
@@ -49,7 +55,8 @@ class Session:
     id: str
     table: Table
     seats: list[Seat]
-    touched: float = field(default_factory=time.monotonic)
+    db: GameDB
+    touched: float = field(default_factory=time.time)
     finished_at: float | None = None
     error: str | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -66,8 +73,22 @@ class Session:
         out["error"] = self.error
         return out
 
+    def play(self, seat: int, action: int) -> None:
+        """Apply a checked legal ``action`` of ``seat`` and commit it to the database before anyone hears."""
+        table = self.table
+        table.apply(action)
+        seen = table.log[-1]["text"] if table.log and table.log[-1]["step"] == table.steps else None
+        self.db.record_move(self.id, table.steps - 1, seat, action, seen, table.raw.snapshot(), table.memory,
+                            table.result(), self.error)
+        self.notify()
+
+    def fail(self, message: str) -> None:
+        self.error = message
+        self.db.set_error(self.id, message)
+        self.notify()
+
     def notify(self) -> None:
-        self.touched = time.monotonic()
+        self.touched = time.time()
         if self.table.over and self.finished_at is None:
             self.finished_at = self.touched
         self.changed.set()
@@ -87,8 +108,7 @@ class Session:
         if action not in legal:
             raise WebError(422, f"{table.raw.game.action_to_string(action)} (id {action}) is not legal now; legal: "
                                 + ", ".join(f"{a} {table.label(a)}" for a in legal))
-        table.apply(action)
-        self.notify()
+        self.play(seat, action)
 
     def _parse(self, action: Any) -> int:
         game = self.table.raw.game
@@ -105,13 +125,20 @@ class Session:
 
 
 class Store:
-    """Every live game, by id and by seat token; capped, swept of idle and finished games."""
+    """Every open game, by id and by seat token; capped, swept of idle and finished games, kept in the
+    database of ``settings.db`` (live games there are resumed when the store opens)."""
 
     def __init__(self, settings: Settings):
         self.settings = settings
+        self.db = GameDB(settings.db)
         self.sessions: dict[str, Session] = {}
         self.tokens: dict[str, tuple[str, int]] = {}
-        self.expired: OrderedDict[str, None] = OrderedDict()
+        self.expired: OrderedDict[str, None] = OrderedDict.fromkeys(self.db.expired_tokens()[-EXPIRED_MEMORY:])
+        for stored in [*self.db.games(LIVE), *self.db.games(FINISHED)]:
+            if stored.status == FINISHED and time.time() - (stored.finished or 0) > settings.finished_ttl:
+                self.expired.update(dict.fromkeys(token for token in stored.tokens if token))
+                continue
+            self._add(self._resume(stored))
 
     def create(self, game: str, players: int, lineup: list[str], seed: int | None) -> Session:
         """A new game; ``lineup`` has ``"human"`` or an allowed agent name per seat."""
@@ -129,6 +156,7 @@ class Store:
             for spec in lineup:
                 if spec != allowlist.HUMAN:
                     allowlist.check(spec, game, players)
+            options = allowlist.env_options(lineup)
         except ValueError as error:
             raise WebError(400, str(error)) from None
         self.sweep()
@@ -136,23 +164,39 @@ class Store:
             raise WebError(503, f"the server is full: {len(self.sessions)} games are open (limit "
                                 f"{self.settings.max_games}); try again when one has finished")
         seed = secrets.randbits(31) if seed is None else seed
-        table = Table(game, players, seed)
+        table = Table(game, players, seed, options)
+        tokens = [secrets.token_urlsafe(18) if spec == allowlist.HUMAN else None for spec in lineup]
+        session = Session(secrets.token_urlsafe(9), table, self._seats(table, lineup, tokens), self.db)
+        self.db.create(session.id, game, players, seed, options, lineup, tokens, table.raw.snapshot())
+        self._add(session)
+        return session
+
+    def _seats(self, table: Table, lineup: list[str], tokens: list[str | None]) -> list[Seat]:
         seats = []
-        for index, spec in enumerate(lineup):
-            if spec == allowlist.HUMAN:
-                seats.append(Seat(spec, token=secrets.token_urlsafe(18)))
-            else:
-                try:
-                    seats.append(Seat(spec, agent=make(spec, table.raw.game, seed + 1 + index)))
-                except ValueError as error:
-                    raise WebError(400, f"agent {spec!r}: {error}") from None
+        for index, (spec, token) in enumerate(zip(lineup, tokens)):
+            if token:
+                seats.append(Seat(spec, token=token))
+                continue
+            try:
+                seats.append(Seat(spec, agent=make(spec, table.raw.game, table.seed + 1 + index)))
+            except ValueError as error:
+                raise WebError(400, f"agent {spec!r}: {error}") from None
         bind_agents(table.env, [seat.agent for seat in seats])
-        session = Session(secrets.token_urlsafe(9), table, seats)
+        return seats
+
+    def _resume(self, stored: StoredGame) -> Session:
+        """A stored game back on the table where it stood (its agents made again from their seeds)."""
+        table = Table.resumed(stored.game, stored.players, stored.seed, stored.options, stored.snapshot,
+                              stored.history, stored.memory, stored.log)
+        session = Session(stored.id, table, self._seats(table, stored.lineup, stored.tokens), self.db,
+                          touched=stored.touched, finished_at=stored.finished, error=stored.error)
+        return session
+
+    def _add(self, session: Session) -> None:
         self.sessions[session.id] = session
-        for index, seat in enumerate(seats):
+        for index, seat in enumerate(session.seats):
             if seat.token:
                 self.tokens[seat.token] = (session.id, index)
-        return session
 
     def seat(self, token: str) -> tuple[Session, int]:
         found = self.tokens.get(token)
@@ -164,11 +208,13 @@ class Store:
         return session, found[1]
 
     def sweep(self, now: float | None = None) -> int:
-        """Drop finished games older than ``finished_ttl`` and games idle for ``idle_ttl``; how many."""
-        now = time.monotonic() if now is None else now
+        """Drop finished games older than ``finished_ttl`` and games idle for ``idle_ttl``; how many. The
+        database keeps finished games as records; dropped live games are marked expired there."""
+        now = time.time() if now is None else now
         gone = [sid for sid, s in self.sessions.items()
                 if (s.finished_at is not None and now - s.finished_at > self.settings.finished_ttl)
                 or now - s.touched > self.settings.idle_ttl]
+        self.db.expire(gone)
         for sid in gone:
             session = self.sessions.pop(sid)
             if session.driver is not None:
@@ -198,10 +244,10 @@ async def drive_agents(session: Session, delay: float) -> None:
                 action = await asyncio.to_thread(agent.act, observation["observation"], observation["action_mask"])
                 if action not in table.legal():
                     raise ValueError(f"chose illegal action {action}")
-                table.apply(int(action))
             except Exception as error:  # an agent's failure stops this game, not the server
-                session.error = f"agent {session.seats[seat].player} (player_{seat}) failed: {error!r}"
-            session.notify()
+                session.fail(f"agent {session.seats[seat].player} (player_{seat}) failed: {error!r}")
+                continue
+            session.play(seat, int(action))
 
 
 def start_agents(session: Session, delay: float) -> None:

@@ -1,8 +1,9 @@
 """One game on the server's table: the env, the public log and each seat's JSON view.
 
-A game with a view module (``hiddenhand.envs.<game>.view``: ``seat_view(state, seat, memory)``, optional
-``track(before, action, after, memory)`` and ``action_label(state, action)``) gets its table view; every
-other game the generic one: the seat's text rendering. The same class replays a finished game from its
+A game with a view module (``hiddenhand.web.views.<game>``, else ``hiddenhand.envs.<game>.view``:
+``seat_view(state, seat, memory)``, optional ``track(before, action, after, memory)``,
+``action_label(state, action)`` and ``announce(state, action)``, what the table sees of a move in the
+game's words) gets its table view; every other game the generic one: the seat's text rendering. The same class replays a finished game from its
 seed and action history, where ``seat=None`` (the spectator) sees every hand.
 """
 
@@ -13,6 +14,7 @@ from types import ModuleType
 from typing import Any
 
 from hiddenhand.envs import entry
+from hiddenhand.envs.core.game import SnapshotError
 from hiddenhand.envs import make as make_env
 
 LOG_LENGTH = 40
@@ -20,13 +22,13 @@ LOG_LENGTH = 40
 
 def view_module(game: str) -> ModuleType | None:
     """The game's view module, or None when it has none (the generic view)."""
-    name = f"hiddenhand.envs.{game}.view"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name != name:
-            raise
-        return None
+    for name in (f"hiddenhand.web.views.{game}", f"hiddenhand.envs.{game}.view"):
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            if error.name != name:
+                raise
+    return None
 
 
 class Table:
@@ -42,6 +44,21 @@ class Table:
         self.module = view_module(game)
         self.memory: dict[str, Any] = {}
         self.log: list[dict[str, Any]] = []  # what the table saw of each move (Game.announce)
+
+    @classmethod
+    def resumed(cls, game: str, players: int, seed: int, options: dict[str, Any], snapshot: dict[str, Any],
+                history: list[int], memory: dict[str, Any], log: list[dict[str, Any]]) -> Table:
+        """A stored game where it stood: restored from its ``snapshot``, or replayed from ``seed`` and
+        ``history`` where the snapshot no longer restores or disagrees with the moves."""
+        table = cls(game, players, seed, options)
+        try:
+            table.raw.restore(snapshot)
+        except SnapshotError:
+            return replayed(game, players, seed, history, len(history), options)
+        if list(table.raw.history) != list(history):
+            return replayed(game, players, seed, history, len(history), options)
+        table.memory, table.log = memory, log
+        return table
 
     @property
     def over(self) -> bool:
@@ -62,10 +79,19 @@ class Table:
         labeller = getattr(self.module, "action_label", None)
         return labeller(self.raw.state_, action) if labeller else self.raw.game.action_to_string(action)
 
+    def choice(self, action: int) -> dict[str, Any]:
+        """A legal action for the page: its id, its label and, where the game's view decodes it, the move
+        (what a click on the table means)."""
+        out = {"id": action, "label": self.label(action)}
+        decode = getattr(self.module, "action_move", None)
+        if decode:
+            out["move"] = decode(self.raw.state_, action)
+        return out
+
     def apply(self, action: int) -> None:
         """Play a legal ``action`` for the seat to move (the caller checked both)."""
         state, seat = self.raw.state_, self.to_move
-        seen = self.raw.game.announce(state, action)
+        seen = getattr(self.module, "announce", self.raw.game.announce)(state, action)
         track = getattr(self.module, "track", None)
         before = state.clone() if track else None
         self.env.step(action)
@@ -79,6 +105,7 @@ class Table:
             return None
         info = next(iter(self.raw.infos.values()))
         return {"scores": {k: float(v) for k, v in info.get("scores", {}).items()},
+                "rewards": {k: float(v) for k, v in self.raw.rewards.items()},
                 "winners": list(info.get("winners", [])),
                 "truncated": any(self.raw.truncations.values())}
 
@@ -100,7 +127,7 @@ class Table:
             "game": self.game, "title": self.title, "num_players": self.players, "seat": seat, "seats": seats,
             "status": "finished" if self.over else "playing", "step": self.steps, "to_move": to_move,
             "your_turn": mine,
-            "legal": [{"id": a, "label": self.label(a)} for a in self.legal()] if mine else [],
+            "legal": [self.choice(a) for a in self.legal()] if mine else [],
             "view": self.view(seat), "log": self.log[-LOG_LENGTH:], "result": self.result(),
         }
 

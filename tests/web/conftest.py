@@ -1,10 +1,17 @@
 """Web server tests: skipped as a whole without the ``web`` extra (FastAPI, uvicorn, httpx)."""
 
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+
 import pytest
 
 pytest.importorskip("fastapi", reason="the web extra is not installed: pip install 'hiddenhand[web]'")
 pytest.importorskip("httpx", reason="the framework test client needs httpx")
 
+import httpx  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from hiddenhand.web.app import create_app  # noqa: E402
@@ -76,3 +83,31 @@ def live_server():
     for server, thread in servers:
         server.should_exit = True
         thread.join(10)
+
+
+@contextlib.contextmanager
+def serve_process(db, *extra, port=None):
+    """``python -m hiddenhand serve`` on a loopback port (a free one unless given) with the games database
+    ``db``, in its own process: yields (base URL, process); the process is killed afterwards if it still runs."""
+    if port is None:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+    process = subprocess.Popen([sys.executable, "-m", "hiddenhand", "serve", "--port", str(port), "--db", str(db),
+                                "--agent-delay", "0", *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(base + "/api/catalog", timeout=5)
+                break
+            except httpx.TransportError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"serve did not start: {process.stderr.read().decode()[-2000:]}") from None
+                time.sleep(0.1)
+        yield base, process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(10)

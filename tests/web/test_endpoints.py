@@ -2,12 +2,14 @@
 
 import json
 import time
+from pathlib import Path
 
 import pytest
 from conftest import wait_turn
 
 from hiddenhand.agents.tournament import run_tournament, save_records
 from hiddenhand.envs import REGISTRY
+from hiddenhand.web.app import create_app
 
 
 def new_game(client, game="david_goliath", seats=("human", "random", "random"), seed=3, **extra):
@@ -61,7 +63,8 @@ def test_every_registered_game_plays_to_the_end_against_agents(client, game):
     created = new_game(client, game, seats=("human", *["random"] * (players - 1)), seed=5)
     frame = play_out(client, created["seats"][0]["token"])
     assert frame["result"]["scores"] and frame["legal"] == [] and frame["to_move"] is None
-    assert frame["view"]["kind"] == {"david_goliath": "david_goliath", "koehandel": "koehandel"}.get(game, "text")
+    assert frame["view"]["kind"] == (game if game in ("david_goliath", "koehandel", "rattus", "rattus_cartus")
+                                     else "text")
 
 
 def test_move_by_name_and_by_id(client):
@@ -226,6 +229,91 @@ def test_replay_of_saved_tournament_records(make_client, tmp_path):
     assert client.get("/api/records/dg.json/0", params={"seat": 3}).status_code == 400
 
 
-def test_records_need_a_folder(client):
-    response = client.get("/api/records")
-    assert response.status_code == 404 and "--records" in response.json()["error"]
+def test_records_list_the_games_finished_here(make_client, tmp_path):
+    """Finished games stay as records (issue 26 item 7): listed without a records folder, replayed the
+    same way, in the tournament's records format."""
+    client = make_client(db=str(tmp_path / "games.sqlite"))
+    assert client.get("/api/records").json() == {"files": []}
+    token = new_game(client, seats=("human", "heuristic", "random"))["seats"][0]["token"]
+    final = play_out(client, token)
+    listing = client.get("/api/records").json()["files"]
+    assert listing == [{"file": "played_david_goliath_3p.json", "game": "david_goliath", "num_players": 3,
+                        "games": 1}]
+    end = client.get("/api/records/played_david_goliath_3p.json/0", params={"step": final["step"]}).json()
+    assert end["result"]["scores"] == final["result"]["scores"]
+    assert [s["player"] for s in end["seats"]] == ["human", "heuristic", "random"]
+
+
+@pytest.mark.parametrize("body, field", [
+    ({"game": "david_goliath", "players": "3", "seats": ["human", "random", "random"]}, "players"),
+    ({"game": "david_goliath", "players": 3, "seats": ["human", "random", "random"], "seed": "1"}, "seed"),
+    ({"game": "david_goliath", "players": 3.0, "seats": ["human", "random", "random"]}, "players"),
+    ({"game": "david_goliath", "players": True, "seats": ["human", "random", "random"]}, "players"),
+    ({"game": 7, "players": 3, "seats": ["human", "random", "random"]}, "game"),
+    ({"game": "david_goliath", "players": 3, "seats": ["human", 1, "random"]}, "seats.1"),
+])
+def test_types_are_strict(client, body, field):
+    """Issue 22: a string (or float, bool) where an int is expected is refused, naming the field."""
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 400 and f"body.{field}:" in response.json()["error"], response.text
+
+
+@pytest.mark.parametrize("method, path, status, words", [
+    ("GET", "/no/such/page", 404, "no such page"),
+    ("GET", "/api/nothing", 404, "/api/nothing"),
+    ("DELETE", "/api/catalog", 405, "DELETE is not allowed"),
+    ("PUT", "/api/games", 405, "PUT is not allowed"),
+    ("GET", "/api/seat/x/move", 405, "GET is not allowed"),
+    ("GET", "/static/missing.js", 404, "no such page"),
+])
+def test_every_error_is_an_error_object(client, method, path, status, words):
+    """Issue 22: unknown paths and methods answer ``{"error": ...}`` like every other refusal."""
+    response = client.request(method, path)
+    assert response.status_code == status and set(response.json()) == {"error"}, response.text
+    assert words in response.json()["error"]
+
+
+@pytest.mark.parametrize("content, headers", [
+    (b"{not json", {"Content-Type": "application/json"}),
+    (b"garbage", {}),
+    (b"[1, 2]", {"Content-Type": "application/json"}),
+    (b"", {"Content-Type": "application/json"}),
+])
+def test_body_parse_errors_are_error_objects(client, content, headers):
+    response = client.post("/api/games", content=content, headers=headers)
+    assert response.status_code == 400 and set(response.json()) == {"error"}, response.text
+    assert "malformed request" in response.json()["error"]
+
+
+def test_favicon_is_served(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response.headers["content-type"].startswith("image/svg+xml")
+    assert 'rel="icon"' in client.get("/").text
+
+
+def test_two_player_agent_is_offered_with_the_options_it_needs(client):
+    """Issue 26 item 5: ``david_goliath_2p`` needs ``card_features=True``; it is offered for two players and
+    the game it joins is built with that option."""
+    dg = next(g for g in client.get("/api/catalog").json()["games"] if g["name"] == "david_goliath")
+    assert "david_goliath_2p" in dg["agents"]["2"]
+    created = new_game(client, seats=("human", "david_goliath_2p"))
+    session = client.app.state.store.sessions[created["game_id"]]
+    assert session.table.options["card_features"] is True
+    frame = play_out(client, created["seats"][0]["token"])
+    assert frame["error"] is None and frame["status"] == "finished"
+
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+
+
+@pytest.mark.skipif(not DEJAVU.is_file(), reason="Debian's fonts-dejavu-core is not installed")
+def test_every_character_of_the_page_renders_on_a_bare_debian_chromium():
+    """Issue 26 item 5: the replay's buttons rendered as empty boxes (U+23EE, U+23ED are in no Debian font
+    that Chromium has by default): every character of the page's files is in DejaVu Sans."""
+    fonttools = pytest.importorskip("fontTools.ttLib")
+    covered = fonttools.TTFont(str(DEJAVU)).getBestCmap()
+    static = Path(create_app.__code__.co_filename).parent / "static"
+    for path in static.rglob("*"):
+        if path.suffix in (".js", ".html", ".css"):
+            missing = {char for char in path.read_text(encoding="utf-8") if ord(char) > 127 and ord(char) not in covered}
+            assert not missing, (path.name, missing)

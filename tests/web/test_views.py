@@ -1,6 +1,9 @@
 """The per-game views on their own: the David & Goliath last trick kept by ``track`` (also when the dummy of
 the two-player variant plays last inside a step, DG-5), the Koehandel action labels, the ``serve`` command's argument checks."""
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -36,10 +39,61 @@ def test_last_trick_is_the_trick_just_finished(players):
     assert checked == 15 * table.raw.game.rounds  # every trick of every round (§1, DG-4)
 
 
-def test_generic_view_for_games_without_a_view_module():
-    assert view_module("david_goliath") is not None and view_module("koehandel") is not None
+def test_generic_view_for_games_without_a_view_module(monkeypatch):
+    for game in ("david_goliath", "koehandel", "rattus", "rattus_cartus"):
+        assert view_module(game) is not None
     table = Table("rattus_cartus", 2, seed=0)
+    monkeypatch.setattr(table, "module", None)
     assert table.view(0)["kind"] == "text" and table.view(0)["text"] == table.raw.state_.render(viewer=0)
+
+
+ENGINE_WORDS = re.compile(r"\b(SLOT|POS|CARD|STOP|TARGET|PASS|PLACE|PEASANT|MERCHANT|MONK|PEEK|SWAP|KEEP|KING|MOVE|"
+                          r"SPREAD|END|TAKE|LAY|DONE|BID|ADD|SLAP|NEVER|phase|decision)\b|[A-Z]{2,}\(|>|:\d")
+
+
+@pytest.mark.parametrize("game, players", [("rattus", 2), ("rattus", 4), ("rattus_cartus", 2), ("rattus_cartus", 4),
+                                           ("koehandel", 3)])
+def test_moves_and_log_in_the_games_words(game, players):
+    """Issue 26: every button and every log line of a random game is in words, none in the engine's names
+    ("SLOT 0", "MERCHANT Germania>Gallia x1", "LAY (one card, face down)"); one decision's choices are told
+    apart; every Rattus move decodes to what a click on the map names."""
+    table = Table(game, players, seed=players)
+    rng = np.random.default_rng(players)
+    while not table.over:
+        choices = [table.choice(action) for action in table.legal()]
+        labels = [c["label"] for c in choices]
+        assert len(set(labels)) == len(labels), labels
+        for label in labels:
+            assert not ENGINE_WORDS.search(label), label
+        if game == "rattus":
+            for c in choices:
+                kind = c["move"]["kind"]
+                assert kind in ("end", "take", "place", "place_peasant", "merchant", "monk", "witch_peek", "witch_swap",
+                                "witch_keep", "king", "move_plague", "knight_stop", "spread"), c
+        table.apply(int(table.legal()[rng.integers(len(labels))]))
+    texts = [entry["text"] for entry in table.log]
+    assert texts and not [text for text in texts if ENGINE_WORDS.search(text)]
+
+
+def test_rattus_map_draws_a_users_own_board():
+    """Issue 26 item 1: the map comes from the game's data; a board with other region names is laid out from
+    its adjacency (every region in the drawing box, no two on one spot)."""
+    import yaml
+
+    from hiddenhand.configs import __file__ as configs_init
+
+    shipped = yaml.safe_load((Path(configs_init).parent / "games" / "rattus.yaml").read_text())
+    rename = {name: f"Land{i}" for i, name in enumerate(shipped["regions"])}
+    board = {"regions": [rename[r] for r in shipped["regions"]],
+             "adjacency": {rename[r]: [rename[o] for o in others] for r, others in shipped["adjacency"].items()},
+             "player_counts": {n: {**entry, "regions": [rename[r] for r in entry["regions"]]}
+                               for n, entry in shipped["player_counts"].items()}}
+    view = Table("rattus", 4, seed=1, options={"config": board}).view(0)
+    spots = {(r["x"], r["y"]) for r in view["regions"]}
+    assert [r["name"] for r in view["regions"]] == board["regions"] and len(spots) == 12
+    assert all(0 <= x <= 100 and 0 <= y <= 70 for x, y in spots)
+    default = Table("rattus", 4, seed=1).view(0)
+    assert {r["name"]: (r["x"], r["y"]) for r in default["regions"]}["Hispania"] == (9.0, 60.0)
 
 
 def test_koehandel_trade_targets_name_the_seat_and_species():

@@ -17,6 +17,7 @@ import random
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 import httpx
@@ -58,9 +59,9 @@ async def run_load(base: str, games: int) -> dict:
             "move_latency_ms_p95": round(1000 * latencies[int(0.95 * (len(latencies) - 1))], 1)}
 
 
-def serve(port: int, max_games: int) -> subprocess.Popen:
+def serve(port: int, max_games: int, db: str) -> subprocess.Popen:
     server = subprocess.Popen([sys.executable, "-m", "hiddenhand", "serve", "--port", str(port),
-                               "--agent-delay", "0", "--max-games", str(max_games)],
+                               "--agent-delay", "0", "--max-games", str(max_games), "--db", db],
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -84,11 +85,18 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def measure(games: int) -> dict:
+def measure(games: int, db: str | None = None) -> dict:
+    """Play ``games`` games against a fresh server whose games database is ``db`` (default: a new file in
+    a temporary folder, so every move is committed to disk as in production)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = serve(port, games)
+    with tempfile.TemporaryDirectory() as folder:
+        return _measure(games, port, db or os.path.join(folder, "games.sqlite"))
+
+
+def _measure(games: int, port: int, db: str) -> dict:
+    server = serve(port, games, db)
     try:
         before = cpu_seconds(server.pid)
         figures = asyncio.run(run_load(f"http://127.0.0.1:{port}", games))
@@ -104,7 +112,10 @@ def measure(games: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50)
-    print(json.dumps(measure(parser.parse_args(argv).games), indent=1))
+    parser.add_argument("--db", default=None, help="the server's games database (default: a temporary file; "
+                                                   "':memory:' keeps nothing on disk)")
+    args = parser.parse_args(argv)
+    print(json.dumps(measure(args.games, args.db), indent=1))
     return 0
 
 

@@ -1,0 +1,1 @@
+"""Web views of the games that have none of their own (see :mod:`hiddenhand.web.table`)."""
