@@ -11,7 +11,7 @@ from hiddenhand.envs import make as make_env
 from hiddenhand.envs.registry import REGISTRY
 
 from .evaluate import evaluate
-from .train import write_model_card
+from .runs import write_model_card
 
 SHIP_NAME = re.compile(r"[A-Za-z0-9_]{1,64}")
 

@@ -20,13 +20,13 @@ import ray
 import torch
 
 from . import cluster
-from .config import load_rllib_config, with_overrides
+from .config import load_config, with_overrides
 from .trainer import algorithm_config, train
 
 
 def sampling(preset: str, runners: int, steps: int) -> float:
     """Env steps per second of ``runners`` env runners sampling at once (0: the driver samples)."""
-    config = load_rllib_config(preset)
+    config = load_config(preset)
     cluster.start(None, max(2, runners + 1), 10)
     try:
         algo = algorithm_config(config, runners).build_algo()
@@ -49,17 +49,17 @@ def sampling(preset: str, runners: int, steps: int) -> float:
 
 
 def training_rllib(preset: str, steps: int) -> float:
-    config = with_overrides(load_rllib_config(preset), {"total_timesteps": steps, "eval.every": 10**9,
+    config = with_overrides(load_config(preset), {"total_timesteps": steps, "eval.every": 10**9,
                                                         "eval.games": 10, "checkpoint_every": 10**9})
     with tempfile.TemporaryDirectory() as run_dir:
         return train(config, run_dir, progress=False).metadata["train_steps_per_s"]
 
 
 def training_sb3(preset: str, steps: int) -> float:
-    from hiddenhand.training.config import load_config, with_overrides as sb3_overrides
+    from hiddenhand.training.config import load_config as sb3_config, with_overrides as sb3_overrides
     from hiddenhand.training.train import train as sb3_train
 
-    config = sb3_overrides(load_config(preset), {"total_timesteps": steps, "eval.every": 10**9, "eval.games": 10,
+    config = sb3_overrides(sb3_config(preset), {"total_timesteps": steps, "eval.every": 10**9, "eval.games": 10,
                                                  "checkpoint_every": 10**9})
     with tempfile.TemporaryDirectory() as run_dir:
         return sb3_train(config, run_dir, progress=False).metadata["train_steps_per_s"]

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import ray
 
+from hiddenhand.training.runs import TrainingError
+
 DEFAULT_PORT = 6379
 
 
-class ClusterError(RuntimeError):
+class ClusterError(TrainingError):
     """A Ray cluster address that does not answer, or is not a Ray cluster."""
 
 
