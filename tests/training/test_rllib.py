@@ -128,6 +128,19 @@ def test_unreachable_address_fails_fast_with_a_clear_error(tmp_path, capsys, mon
     assert not (tmp_path / "run" / "checkpoints").exists()
 
 
+def test_token_mode_without_a_token_is_a_clear_error(tmp_path, monkeypatch):
+    """RAY_AUTH_MODE=token with no token at hand was Ray's AuthenticationError traceback."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    for name in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_ADDRESS"):
+        monkeypatch.delenv(name, raising=False)
+    with socket.socket() as server:  # something answers: the check comes from Ray itself
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        with pytest.raises(ClusterError, match="RAY_AUTH_MODE=token asks for token authentication, but no token"):
+            start(f"127.0.0.1:{server.getsockname()[1]}", 0, timeout_s=3)
+
+
 @pytest.mark.parametrize("game", sorted(REGISTRY))
 def test_league_env_plays_every_game_with_terminal_rewards_for_each_neural_seat(game):
     """Baseline seats move inside the env; each neural seat sees only its own turns, legal masks, and
