@@ -80,6 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
     ship.add_argument("agent_file")
     ship.add_argument("--name", required=True, help="shipped name, e.g. david_goliath_4p")
     ship.add_argument("--games", type=int, default=1000)
+    ship.add_argument("--overwrite", action="store_true", help="replace an agent already shipped under --name")
 
     bench = sub.add_parser("bench", help="env throughput against PettingZoo and OpenSpiel peers")
     bench.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of measuring per environment")
@@ -128,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hiddenhand.training.ship import ship
 
         try:
-            ship(args.agent_file, args.name, args.games)
+            ship(args.agent_file, args.name, args.games, overwrite=args.overwrite)
         except (AgentFileError, ValueError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
