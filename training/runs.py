@@ -370,14 +370,24 @@ def clear_run(run_dir: Path) -> None:
             path.unlink()
 
 
-def start_run(run_dir: Path, checkpoints: Checkpoints, overwrite: bool) -> None:
-    """Clear the earlier run (``overwrite``) and what interrupted checkpoint writes left, saying so."""
+def open_run(run_dir: Path, checkpoints: Checkpoints, config: dict[str, Any], *, resume: bool, overwrite: bool,
+             load: Callable[[Path], T]) -> T | None:
+    """Once :func:`check_run_dir` has passed: clear the earlier run (``overwrite``) and what interrupted
+    checkpoint writes left, resume from the newest checkpoint ``load`` accepts (``resume``), record the
+    config, and say each; what ``load`` made of the checkpoint, or None for a fresh start."""
     if overwrite and any((run_dir / name).exists() for name in RUN_OUTPUTS):
         print(f"--overwrite: removing the earlier run's outputs in {run_dir}")
         clear_run(run_dir)
     removed = checkpoints.remove_leftovers()
     if removed:
         print(f"removed what interrupted checkpoint writes left behind: {', '.join(removed)}", file=sys.stderr)
+    latest, loaded = checkpoints.resume(load) if resume else (None, None)
+    record_config(run_dir, config)
+    if latest is not None:
+        print(f"resuming from {latest} at {Checkpoints.progress(latest)['num_timesteps']} steps")
+    elif resume:
+        print(f"no checkpoint in {run_dir}: starting a fresh run")
+    return loaded
 
 
 # ------------------------------------------------------------------------------------- the agent

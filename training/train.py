@@ -34,8 +34,7 @@ from .runs import (
     export_agent,
     library_versions,
     next_multiple,
-    record_config,
-    start_run,
+    open_run,
 )
 from .selfplay import OpponentPool, SelfPlayEnv
 
@@ -95,6 +94,12 @@ def write_checkpoint(folder: Path, model: MaskablePPO, snapshots: list[Weights])
               for j, pair in enumerate(weights) for kind, array in zip("wb", pair)}
     with open(folder / "snapshots.npz", "wb") as handle:
         np.savez(handle, **arrays)
+
+
+def load_checkpoint(path: Path, vec_env: VecEnv, run_dir: Path) -> tuple[MaskablePPO, list[Weights], float]:
+    """Restore a checkpoint: the model (on ``vec_env``), the pool's snapshots and the wall time so far."""
+    model = MaskablePPO.load(path / "model.zip", env=vec_env, device="cpu", tensorboard_log=str(run_dir / "tb"))
+    return model, load_snapshots(path, model), float(Checkpoints.progress(path)["wall_time_s"])
 
 
 def load_snapshots(path: Path, model: MaskablePPO) -> list[Weights]:
@@ -172,24 +177,16 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, progre
     checkpoints = Checkpoints(run_dir, CHECKPOINT_FILES)
     check_run_dir(run_dir, checkpoints, config.to_dict(), resume=resume, overwrite=overwrite, force=force,
                   resumable=RESUMABLE)
-    start_run(run_dir, checkpoints, overwrite)
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.torch_threads)
     metadata = agent_metadata(config, name)
     vec_env = make_vec_env(config, metadata)
     try:
-        def load(path: Path) -> tuple[MaskablePPO, list[Weights], float]:
-            model = MaskablePPO.load(path / "model.zip", env=vec_env, device="cpu", tensorboard_log=str(run_dir / "tb"))
-            return model, load_snapshots(path, model), float(Checkpoints.progress(path)["wall_time_s"])
-
-        latest, loaded = checkpoints.resume(load) if resume else (None, None)
-        record_config(run_dir, config.to_dict())
+        loaded = open_run(run_dir, checkpoints, config.to_dict(), resume=resume, overwrite=overwrite,
+                          load=lambda path: load_checkpoint(path, vec_env, run_dir))
         if loaded is not None:
             model, snapshots, elapsed_before = loaded
-            print(f"resuming from {latest} at {model.num_timesteps} steps")
         else:
-            if resume:
-                print(f"no checkpoint in {run_dir}: starting a fresh run")
             model, snapshots, elapsed_before = new_model(config, vec_env, run_dir), [], 0.0
             if config.imitation.games:
                 started = time.perf_counter()
@@ -201,7 +198,7 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, progre
         remaining = config.total_timesteps - model.num_timesteps
         start_steps, started = model.num_timesteps, time.perf_counter()
         if remaining > 0:
-            model.learn(remaining, callback=callback, reset_num_timesteps=latest is None,
+            model.learn(remaining, callback=callback, reset_num_timesteps=loaded is None,
                         progress_bar=progress, tb_log_name="ppo")
         steps_per_s = (model.num_timesteps - start_steps) / max(time.perf_counter() - started, 1e-9)
         wall = callback.elapsed()

@@ -41,8 +41,7 @@ from hiddenhand.training.runs import (
     export_agent,
     library_versions,
     next_multiple,
-    record_config,
-    start_run,
+    open_run,
 )
 
 from . import cluster
@@ -169,20 +168,17 @@ def train(config: RLlibConfig, run_dir: str | Path, resume: bool = False, progre
     resources = cluster.start(address, r.num_cpus, r.connect_timeout_s)
     algo = None
     try:
-        start_run(run_dir, checkpoints, overwrite)  # Ray is up: now discard the earlier run
         runners = r.num_env_runners if r.num_env_runners >= 0 else max(1, int(resources.get("CPU", 1)) - 1)
         torch.manual_seed(t.seed)
         torch.set_num_threads(t.torch_threads)
         spec, _ = module_spec(config)
         algo = algorithm_config(config, runners).build_algo()
-        latest, loaded = checkpoints.resume(lambda path: load_checkpoint(path, algo)) if resume else (None, None)
-        record_config(run_dir, config.to_dict())
+        # Ray is up and the algorithm built: now the earlier run may be discarded
+        loaded = open_run(run_dir, checkpoints, config.to_dict(), resume=resume, overwrite=overwrite,
+                          load=lambda path: load_checkpoint(path, algo))
         if loaded is not None:
             league, steps, wall_before = loaded
-            print(f"resuming from {latest} at {steps} steps")
         else:
-            if resume:
-                print(f"no checkpoint in {run_dir}: starting a fresh run")
             league = League(t.pool.window, (t.pool.latest_prob, t.pool.snapshot_prob, t.pool.baseline_prob),
                             list(t.pool.baselines))
             steps, wall_before = 0, 0.0
