@@ -52,7 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("--config", default=None,
                        help="a YAML file or a preset name, e.g. david_goliath_quick (with --resume and --run-dir: "
                             "default the run's recorded config)")
-    train.add_argument("--run-dir", default=None, help="default: runs/<config name>")
+    train.add_argument("--run-dir", default=None, help="default: runs/<config name>" + "".join(
+        f", runs/<config name>{b.run_dir_suffix} with --backend {b.name}" for b in BACKENDS.values() if b.run_dir_suffix))
     start = train.add_mutually_exclusive_group()
     start.add_argument("--resume", action="store_true",
                        help="continue from the run's newest intact checkpoint (damaged newer ones are skipped "

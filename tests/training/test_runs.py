@@ -87,7 +87,7 @@ def test_latest_pointing_at_a_missing_directory(run, capsys):
     (run / "checkpoints" / "LATEST").write_text(STEP(999))
     train(config(), run, resume=True, progress=False)
     out, err = capsys.readouterr()
-    assert f"at 300 steps" in out and f"LATEST names '{STEP(999)}', which is no checkpoint here" in err
+    assert "at 300 steps" in out and f"LATEST names '{STEP(999)}', which is no checkpoint here" in err
 
 
 def truncate(path):
