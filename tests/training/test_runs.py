@@ -1,6 +1,7 @@
 """Run directories never lose work: checksummed checkpoints, resume by scanning with fallback, a recorded
 config, refusals before anything changes, and a trainer killed in the middle of a checkpoint write."""
 
+import hashlib
 import json
 import os
 import shutil
@@ -8,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 from hiddenhand.agents import load_policy
@@ -121,6 +123,21 @@ def test_a_damaged_newest_checkpoint_falls_back_to_the_one_before(run, capsys, d
     assert (run / "checkpoints" / "skipped" / STEP(300)).is_dir()  # kept for inspection, out of the way
     assert result.metadata["timesteps"] == 300
     assert checkpoints(run).latest().name == STEP(300)
+
+
+def test_snapshots_that_do_not_fit_the_model_are_not_loaded(run, capsys):
+    """Checksums match (the manifest rewritten too), but the pool's snapshot has other layer shapes."""
+    newest = run / "checkpoints" / STEP(300)
+    np.savez(newest / "snapshots.npz", s0_w0=np.zeros((3, 3), np.float32), s0_b0=np.zeros(3, np.float32),
+             s0_w1=np.zeros((2, 3), np.float32), s0_b1=np.zeros(2, np.float32))
+    manifest = json.loads((newest / "MANIFEST.json").read_text())
+    data = (newest / "snapshots.npz").read_bytes()
+    manifest["files"]["snapshots.npz"] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    (newest / "MANIFEST.json").write_text(json.dumps(manifest))
+    train(config(), run, resume=True, progress=False)
+    err = capsys.readouterr().err
+    assert f"skipped checkpoint {STEP(300)}: it does not load (ValueError: snapshots.npz: snapshot 0's layers" in err
+    assert f"falling back to {STEP(200)}" in err
 
 
 def test_no_intact_checkpoint_is_an_error_that_changes_nothing(run):
