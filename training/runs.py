@@ -25,7 +25,7 @@ from importlib.metadata import version
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
-from hiddenhand.agents import PolicyAgent, load, save_policy
+from hiddenhand.agents import PolicyAgent, load, load_policy, save_policy
 from hiddenhand.agents.tournament import run_tournament
 from hiddenhand.agents.trained import Weights
 from hiddenhand.envs import make as make_env
@@ -388,6 +388,24 @@ def open_run(run_dir: Path, checkpoints: Checkpoints, config: dict[str, Any], *,
     elif resume:
         print(f"no checkpoint in {run_dir}: starting a fresh run")
     return loaded
+
+
+def finished_run(run_dir: Path, checkpoints: Checkpoints, total_timesteps: int) -> TrainResult | None:
+    """A resumed run with nothing left to train: its agent, when ``agent.npz`` was exported from the newest
+    intact checkpoint and that checkpoint holds ``total_timesteps`` steps or more; else None."""
+    latest = checkpoints.latest()
+    agent_file = run_dir / "agent.npz"
+    if latest is None or not agent_file.is_file():
+        return None
+    try:
+        steps = Checkpoints.progress(latest)["num_timesteps"]
+        metadata = load_policy(agent_file).metadata
+    except (OSError, ValueError):  # AgentFileError is a ValueError: export the agent again
+        return None
+    if steps < total_timesteps or metadata.get("timesteps") != steps:
+        return None
+    print(f"{run_dir} already holds its agent trained for {steps} steps: nothing to train; agent: {agent_file}")
+    return TrainResult(agent_file, metadata)
 
 
 # ------------------------------------------------------------------------------------- the agent

@@ -32,6 +32,7 @@ from .runs import (
     check_run_dir,
     evaluate_policy,
     export_agent,
+    finished_run,
     library_versions,
     next_multiple,
     open_run,
@@ -177,6 +178,8 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, progre
     checkpoints = Checkpoints(run_dir, CHECKPOINT_FILES)
     check_run_dir(run_dir, checkpoints, config.to_dict(), resume=resume, overwrite=overwrite, force=force,
                   resumable=RESUMABLE)
+    if resume and not force and (done := finished_run(run_dir, checkpoints, config.total_timesteps)):
+        return done
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.torch_threads)
     metadata = agent_metadata(config, name)

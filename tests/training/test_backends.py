@@ -60,6 +60,11 @@ def test_train_checkpoint_resume_evaluate_from_the_command_line(backend, tmp_pat
     if backend == "rllib":
         assert metadata["league"]["snapshots_taken"] >= 1  # pool.snapshot_every reached
 
+    exported = agent_file.read_bytes()
+    capsys.readouterr()
+    assert main([*command, "--resume"]) == 0  # finished: nothing to train, nothing rewritten
+    assert "nothing to train" in capsys.readouterr().out and agent_file.read_bytes() == exported
+
     assert main(["evaluate", "david_goliath", "--players", "4", "--games", "4", "--workers", "1",
                  "--agents", f"{agent_file},random,random,random"]) == 0
     env = make("david_goliath", num_players=4, rounds=1)

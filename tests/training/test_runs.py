@@ -87,7 +87,7 @@ def test_deleted_latest_still_resumes_from_the_newest_intact_checkpoint(run, cap
 
 def test_latest_pointing_at_a_missing_directory(run, capsys):
     (run / "checkpoints" / "LATEST").write_text(STEP(999))
-    train(config(), run, resume=True, progress=False)
+    train(config(total_timesteps=350), run, resume=True, progress=False)
     out, err = capsys.readouterr()
     assert "at 300 steps" in out and f"LATEST names '{STEP(999)}', which is no checkpoint here" in err
 
@@ -134,7 +134,7 @@ def test_snapshots_that_do_not_fit_the_model_are_not_loaded(run, capsys):
     data = (newest / "snapshots.npz").read_bytes()
     manifest["files"]["snapshots.npz"] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
     (newest / "MANIFEST.json").write_text(json.dumps(manifest))
-    train(config(), run, resume=True, progress=False)
+    train(config(total_timesteps=350), run, resume=True, progress=False)
     err = capsys.readouterr().err
     assert f"skipped checkpoint {STEP(300)}: it does not load (ValueError: snapshots.npz: snapshot 0's layers" in err
     assert f"falling back to {STEP(200)}" in err
@@ -245,6 +245,15 @@ def test_a_forced_resume_says_what_the_recorded_config_becomes(run, capsys):
     train(config(seed=5), run, resume=True, force=True, progress=False)
     assert "--force: continuing with a changed config" in capsys.readouterr().err
     assert json.loads((run / "config.json").read_text())["config"]["seed"] == 5
+
+
+def test_resuming_a_finished_run_changes_nothing(run, capsys):
+    """It re-exported agent.npz, recording 0 env steps/s for the training it did not do."""
+    before = tree(run)
+    result = train(config(), run, resume=True, progress=False)
+    assert "nothing to train" in capsys.readouterr().out
+    assert tree(run) == before and result.metadata["timesteps"] == 300
+    assert result.metadata["train_steps_per_s"] > 0
 
 
 def test_resume_in_an_empty_directory_starts_a_fresh_run(tmp_path, capsys):

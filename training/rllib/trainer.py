@@ -39,6 +39,7 @@ from hiddenhand.training.runs import (
     check_run_dir,
     evaluate_policy,
     export_agent,
+    finished_run,
     library_versions,
     next_multiple,
     open_run,
@@ -164,6 +165,8 @@ def train(config: RLlibConfig, run_dir: str | Path, resume: bool = False, progre
     checkpoints = Checkpoints(run_dir, CHECKPOINT_FILES, keep=KEEP_CHECKPOINTS)
     check_run_dir(run_dir, checkpoints, config.to_dict(), resume=resume, overwrite=overwrite, force=force,
                   resumable=RESUMABLE)
+    if resume and not force and (done := finished_run(run_dir, checkpoints, t.total_timesteps)):
+        return done
     address = address or os.environ.get("RAY_ADDRESS") or r.address or None
     resources = cluster.start(address, r.num_cpus, r.connect_timeout_s)
     algo = None
