@@ -39,9 +39,10 @@ def resolve(name_or_path: str | os.PathLike) -> Path:
     """The file an agent name or path stands for.
 
     A bare name (letters, digits, ``_``, ``-`` and ``.``, no path separator, not starting with ``.``)
-    names a shipped agent: ``agents/trained/<name>.npz``, and nothing outside that folder. Anything
-    else (a path with a separator, or ending in ``.npz``) is taken literally as the path of an agent
-    file. ``ValueError`` naming the built-in and shipped agents when neither exists.
+    names a shipped agent: ``agents/trained/<name>.npz``, and nothing outside that folder (never a file
+    in the working directory). Anything else (a path with a separator, or ending in ``.npz``) is taken
+    literally as the path of an agent file. ``ValueError`` naming the built-in and shipped agents when
+    neither exists.
     """
     text = os.fspath(name_or_path)
     if not isinstance(text, str):
@@ -51,10 +52,9 @@ def resolve(name_or_path: str | os.PathLike) -> Path:
         # a symlink in the folder must not lead out of it
         if path.is_file() and path.resolve().parent == TRAINED_DIR.resolve():
             return path
-        if not Path(text).is_file():
-            raise ValueError(f"unknown agent {text!r}: not one of {list(BUILTIN)}, not a shipped agent "
-                             f"{shipped()}, and no such file")
-        return Path(text)
+        raise ValueError(f"unknown agent {text!r}: not one of {list(BUILTIN)} nor a shipped agent {shipped()}; "
+                         f"a bare name never reads the working directory: to load a file, give its path "
+                         f"(e.g. ./{text})")
     path = Path(text)
     if not path.is_file():
         raise ValueError(f"unknown agent {text!r}: no such agent file (names of shipped agents: {shipped()}; "

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from hiddenhand.envs.registry import REGISTRY
+from hiddenhand.training.backends import BACKENDS, DEFAULT  # the table only: no learning library is imported
 
 
 def _agent_list(text: str) -> list[str]:
@@ -39,23 +40,24 @@ def build_parser() -> argparse.ArgumentParser:
     quick.add_argument("--run-dir", default="runs/quickstart")
     quick.add_argument("--games", type=int, default=400, help="evaluation games per opponent line-up")
 
-    train = sub.add_parser("train", help="self-play training from a YAML config: MaskablePPO on this machine, "
-                           "or Ray RLlib (--backend rllib) here or on a Ray cluster")
+    train = sub.add_parser("train", help="self-play training from a YAML config with one of the backends: "
+                           + ", ".join(BACKENDS))
     train.add_argument("game", choices=sorted(REGISTRY))
-    train.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
-                       help="sb3 (default): MaskablePPO; rllib: Ray RLlib multi-agent PPO with a league, presets in "
-                            "configs/train/rllib/ (pip install 'hiddenhand[rllib]')")
-    train.add_argument("--address", default=None,
-                       help="with --backend rllib: a running Ray cluster (host:port printed by `ray start --head`); "
-                            "default RAY_ADDRESS, else Ray starts on this machine")
+    train.add_argument("--backend", choices=sorted(BACKENDS), default=DEFAULT,
+                       help="; ".join(f"{b.name}: {b.summary} (pip install 'hiddenhand[{b.extra}]')"
+                                      for b in BACKENDS.values()) + f" (default {DEFAULT})")
+    for backend in BACKENDS.values():
+        for flag, text in backend.options.items():
+            train.add_argument(flag, default=None, help=f"with --backend {backend.name}: {text}")
     train.add_argument("--config", default=None,
                        help="a YAML file or a preset name, e.g. david_goliath_quick (with --resume and --run-dir: "
                             "default the run's recorded config)")
-    train.add_argument("--run-dir", default=None, help="default: runs/<config name>")
+    train.add_argument("--run-dir", default=None, help="default: runs/<config name>" + "".join(
+        f", runs/<config name>{b.run_dir_suffix} with --backend {b.name}" for b in BACKENDS.values() if b.run_dir_suffix))
     start = train.add_mutually_exclusive_group()
     start.add_argument("--resume", action="store_true",
                        help="continue from the run's newest intact checkpoint (damaged newer ones are skipped "
-                            "with a message); starts fresh only if the run directory has no checkpoint")
+                            "with a message); starts fresh only if the run directory has no checkpoint and no agent file")
     start.add_argument("--overwrite", action="store_true",
                        help="start afresh in a run directory that holds an earlier run, discarding its outputs")
     train.add_argument("--force", action="store_true",
@@ -79,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     ship.add_argument("agent_file")
     ship.add_argument("--name", required=True, help="shipped name, e.g. david_goliath_4p")
     ship.add_argument("--games", type=int, default=1000)
+    ship.add_argument("--overwrite", action="store_true", help="replace an agent already shipped under --name")
 
     bench = sub.add_parser("bench", help="env throughput against PettingZoo and OpenSpiel peers")
     bench.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of measuring per environment")
@@ -111,11 +114,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.command == "quickstart":
         from hiddenhand.training.quickstart import quickstart
-        from hiddenhand.training.train import RunDirError
+        from hiddenhand.training.runs import TrainingError
 
         try:
             return quickstart(args.run_dir, args.games)
-        except RunDirError as error:
+        except TrainingError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
     if args.command == "train":
@@ -127,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from hiddenhand.training.ship import ship
 
         try:
-            ship(args.agent_file, args.name, args.games)
+            ship(args.agent_file, args.name, args.games, overwrite=args.overwrite)
         except (AgentFileError, ValueError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
@@ -144,37 +147,43 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _train(args: argparse.Namespace) -> int:
-    if args.backend == "rllib":
-        from hiddenhand.training.rllib import train_main
-
-        return train_main(args)
-    if args.address:
-        print("error: --address only applies with --backend rllib", file=sys.stderr)
+    backend = BACKENDS[args.backend]
+    for other in BACKENDS.values():
+        for flag in set(other.options) - set(backend.options):
+            if getattr(args, _dest(flag)) is not None:
+                print(f"error: {flag} only applies with --backend {other.name}", file=sys.stderr)
+                return 2
+    try:
+        configs, trainer = backend.modules()
+    except ImportError as error:
+        print(f"error: the {backend.name} backend needs packages that are not installed ({error}); install them "
+              f"with pip install \"hiddenhand[{backend.extra}]\"", file=sys.stderr)
         return 2
     from hiddenhand.agents import AgentFileError
-    from hiddenhand.training.config import ConfigError, command_config, config_from_dict, load_config, with_overrides
-    from hiddenhand.training.train import RunDirError, recorded_config, train
+    from hiddenhand.training.config import ConfigError, command_config
+    from hiddenhand.training.runs import CONFIG_FILE, TrainingError, recorded_config
 
     def recorded(run_dir: Path):
         data = recorded_config(run_dir)
-        return None if data is None else config_from_dict(data, source=str(run_dir / "config.json"))
+        return None if data is None else configs.config_from_dict(data, source=str(run_dir / CONFIG_FILE))
 
     try:
-        config = command_config(args, load_config, recorded, with_overrides)
-    except (ConfigError, RunDirError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    if config.game != args.game:
-        print(f"error: config {args.config!r} is for game {config.game!r}, not {args.game!r}", file=sys.stderr)
-        return 2
-    run_dir = args.run_dir or f"runs/{Path(args.config).stem}"
-    try:
-        train(config, run_dir, resume=args.resume, progress=not args.no_progress, name=args.name,
-              overwrite=args.overwrite, force=args.force)
-    except (RunDirError, ConfigError, AgentFileError) as error:
+        config = command_config(args, configs.load_config, recorded, configs.with_overrides)
+        if config.game != args.game:
+            raise ConfigError(f"config {args.config!r} is for game {config.game!r}, not {args.game!r}")
+        run_dir = args.run_dir or f"runs/{Path(args.config).stem}{backend.run_dir_suffix}"
+        options = {_dest(flag): getattr(args, _dest(flag)) for flag in backend.options}
+        trainer.train(config, run_dir, resume=args.resume, progress=not args.no_progress, name=args.name,
+                      overwrite=args.overwrite, force=args.force, **options)
+    except (ConfigError, TrainingError, AgentFileError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def _dest(flag: str) -> str:
+    """argparse's attribute name for a long option: ``--run-dir`` -> ``run_dir``."""
+    return flag.lstrip("-").replace("-", "_")
 
 
 def _evaluate(args: argparse.Namespace) -> int:

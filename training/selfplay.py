@@ -17,13 +17,11 @@ import gymnasium as gym
 import numpy as np
 
 from hiddenhand.agents import Agent, PolicyAgent, bind_agents, load
+from hiddenhand.agents.trained import Weights
 from hiddenhand.envs import make as make_env
 from hiddenhand.envs.core.game import INPUT_TRANSFORMS
 
 from .potentials import potential as potential_of
-
-Weights = list[tuple[np.ndarray, np.ndarray]]
-
 
 class OpponentPool:
     """Latest policy, a window of past snapshots, and baseline agents."""

@@ -11,16 +11,21 @@ from hiddenhand.envs import make as make_env
 from hiddenhand.envs.registry import REGISTRY
 
 from .evaluate import evaluate
-from .train import write_model_card
+from .runs import write_model_card
 
 SHIP_NAME = re.compile(r"[A-Za-z0-9_]{1,64}")
 
 
 def ship(agent_file: str | Path, name: str, games: int = 1000, seed: int = 0,
-         out_dir: Path = TRAINED_DIR) -> Path:
-    """Evaluate and ship; ``name`` must be a bare agent name (it becomes ``<out_dir>/<name>.npz``)."""
+         out_dir: Path = TRAINED_DIR, overwrite: bool = False) -> Path:
+    """Evaluate and ship; ``name`` must be a bare agent name (it becomes ``<out_dir>/<name>.npz``). An
+    agent already shipped under that name is replaced only with ``overwrite`` (checked before evaluating)."""
     if not isinstance(name, str) or not SHIP_NAME.fullmatch(name):
         raise ValueError(f"ship name {name!r} is not allowed; allowed: letters, digits and '_', e.g. david_goliath_4p")
+    shipped = [path for path in (Path(out_dir) / f"{name}.npz", Path(out_dir) / f"{name}.md") if path.exists()]
+    if shipped and not overwrite:
+        raise ValueError(f"{' and '.join(map(str, shipped))} already exist: pass --overwrite to replace the agent "
+                         f"shipped as {name!r}, or choose another --name")
     agent = load_policy(agent_file)
     meta = dict(agent.metadata)
     if meta.get("game") not in REGISTRY or not isinstance(meta.get("env_options"), dict):

@@ -182,6 +182,18 @@ def test_names_resolve_only_inside_the_trained_folder(tmp_path, monkeypatch):
     assert agents.resolve("../outside.npz") == agents.Path("../outside.npz")
 
 
+def test_a_bare_name_never_reads_the_working_directory(tmp_path, monkeypatch):
+    """``load("cwdagent")`` once loaded ``./cwdagent``: a name resolves only in agents/trained."""
+    save_policy(tmp_path / "cwdagent.npz", weights(), META)
+    (tmp_path / "cwdagent").write_bytes((tmp_path / "cwdagent.npz").read_bytes())
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ValueError, match=r"never reads the working directory: to load a file, give its path "
+                                         r"\(e.g. ./cwdagent\)"):
+        load("cwdagent")
+    assert load("./cwdagent").metadata["name"] == "x"  # the path the error suggests
+    assert load("cwdagent.npz").metadata["name"] == "x"  # a file name ending in .npz is a path
+
+
 @pytest.mark.parametrize("name", shipped())
 def test_shipped_agents_load_and_play_as_before(name):
     """The same weights as a plain read of the file, the same logits, and full legal games."""

@@ -4,7 +4,8 @@ import numpy as np
 
 from hiddenhand.training.config import config_from_dict
 from hiddenhand.training.imitation import clone, teacher_games
-from hiddenhand.training.train import agent_metadata, make_vec_env, new_model
+from hiddenhand.training.runs import agent_metadata
+from hiddenhand.training.train import make_vec_env, new_model
 
 CONFIG = {
     "game": "koehandel", "env": {"num_players": 3, "auto_resolve_forced": True, "auto_payment": True},

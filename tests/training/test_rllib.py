@@ -1,11 +1,11 @@
-"""The RLlib backend (issue 14): a seconds-long local run end to end, and bad input.
-
+"""The RLlib backend (issue 14): the module, the league, the env, presets and bad input (its command-line run,
+checkpoint, resume and export: test_backends.py).
 Skipped when Ray RLlib is not installed (``pip install "hiddenhand[rllib]"``).
 """
 
 from __future__ import annotations
 
-import argparse
+import json
 import socket
 import time
 
@@ -14,16 +14,16 @@ import pytest
 
 pytest.importorskip("ray.rllib", reason="the rllib extra is not installed: pip install 'hiddenhand[rllib]'")
 
-from hiddenhand.agents import load
 from hiddenhand.envs import make
 from hiddenhand.envs.registry import REGISTRY
 from hiddenhand.envs.core.options import ConfigError
-from hiddenhand.training.rllib import train_main
+from hiddenhand.cli import main
 from hiddenhand.training.rllib.cluster import ClusterError, start
-from hiddenhand.training.rllib.config import load_rllib_config, presets, with_overrides
+from hiddenhand.training.rllib.config import load_config, presets, with_overrides
 from hiddenhand.training.rllib.env import LeagueEnv
 from hiddenhand.training.rllib.league import LEARNER, League, snapshot_id
 from hiddenhand.training.rllib.trainer import train
+from hiddenhand.training.runs import RunDirError
 
 #: A few hundred learner steps per iteration, two iterations a checkpoint: seconds on two cores.
 TINY = {"total_timesteps": 600, "ppo.n_steps": 300, "ppo.batch_size": 150, "ppo.n_epochs": 2,
@@ -32,39 +32,23 @@ TINY = {"total_timesteps": 600, "ppo.n_steps": 300, "ppo.batch_size": 150, "ppo.
 
 
 def tiny(**extra):
-    return with_overrides(load_rllib_config("david_goliath_quick"), {**TINY, **extra})
+    return with_overrides(load_config("david_goliath_quick"), {**TINY, **extra})
 
 
-def args(**given) -> argparse.Namespace:
-    defaults = dict(game="david_goliath", config="david_goliath_quick", run_dir=None, resume=False,
-                    overwrite=False, force=False, set=[], name=None, no_progress=True, address=None)
-    return argparse.Namespace(**{**defaults, **given})
+def train_command(*arguments: str) -> int:
+    """``hiddenhand train david_goliath --backend rllib`` with ``arguments`` (the quick preset by default)."""
+    preset = () if "--config" in arguments else ("--config", "david_goliath_quick")
+    return main(["train", "david_goliath", "--backend", "rllib", "--no-progress", *preset, *arguments])
 
 
-def test_train_checkpoint_resume_export_and_play(tmp_path):
+def test_resume_without_checkpoints_never_replaces_the_agent_file(tmp_path):
+    """The run-directory rules are every backend's: refused before Ray starts, nothing changed."""
     run = tmp_path / "run"
-    first = train(tiny(), run, progress=False)
-    assert first.metadata["timesteps"] >= 600
-    assert (run / "checkpoints" / "LATEST").is_file()
-    assert first.metadata["league"]["snapshots_taken"] >= 1  # pool.snapshot_every reached
-    # resume with a longer run: continues from the checkpoint, not from zero
-    resumed = train(tiny(total_timesteps=1200), run, resume=True, progress=False)
-    assert resumed.metadata["timesteps"] >= 1200
-    assert resumed.metadata["backend"] == "rllib"
-    assert "RLlib PPO" in (run / "agent.md").read_text()
-    # the exported file is an ordinary agent: loads for the game and plays only legal moves
-    env = make("david_goliath", num_players=4, reward_mode="score_margin")
-    agent = load(str(run / "agent.npz"), env.unwrapped.game, seed=0)
-    for seed in range(3):
-        env.reset(seed=seed)
-        for name in env.agent_iter():
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            action = agent.act(observation["observation"], observation["action_mask"])
-            assert observation["action_mask"][action] == 1
-            env.step(action)
+    run.mkdir()
+    (run / "agent.npz").write_bytes(b"a finished run's agent")
+    with pytest.raises(RunDirError, match="no checkpoint to resume from.*would replace its agent.npz.*--overwrite"):
+        train(tiny(), run, resume=True, progress=False)
+    assert (run / "agent.npz").read_bytes() == b"a finished run's agent" and sorted(run.iterdir()) == [run / "agent.npz"]
 
 
 def test_exported_layers_compute_the_modules_logits(tmp_path):
@@ -104,7 +88,7 @@ def test_league_lineup_has_one_learner_and_only_filled_snapshots():
 def test_presets_load():
     assert "david_goliath_quick" in presets()
     for name in presets():
-        load_rllib_config(name)
+        load_config(name)
 
 
 @pytest.mark.parametrize("text, problem", [
@@ -119,8 +103,8 @@ def test_malformed_preset_is_a_clear_error(tmp_path, text, problem, capsys):
     path = tmp_path / "bad.yaml"
     path.write_text(text)
     with pytest.raises(ConfigError, match=problem.replace("[", r"\[")):
-        load_rllib_config(path)
-    assert train_main(args(config=str(path))) == 2
+        load_config(path)
+    assert train_command("--config", str(path)) == 2
     assert problem in capsys.readouterr().err
 
 
@@ -138,10 +122,23 @@ def test_unreachable_address_fails_fast_with_a_clear_error(tmp_path, capsys, mon
     with pytest.raises(ClusterError, match="expected host:port"):
         start("127.0.0.1:http", 0, timeout_s=3)
     monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")  # the CLI reads RAY_ADDRESS like --address
-    assert train_main(args(run_dir=str(tmp_path / "run"))) == 2
+    assert train_command("--run-dir", str(tmp_path / "run")) == 2
     assert f"no Ray cluster answers at '127.0.0.1:{port}'" in capsys.readouterr().err
     assert time.monotonic() - started < 30
     assert not (tmp_path / "run" / "checkpoints").exists()
+
+
+def test_token_mode_without_a_token_is_a_clear_error(tmp_path, monkeypatch):
+    """RAY_AUTH_MODE=token with no token at hand was Ray's AuthenticationError traceback."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    for name in ("RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_ADDRESS"):
+        monkeypatch.delenv(name, raising=False)
+    with socket.socket() as server:  # something answers: the check comes from Ray itself
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        with pytest.raises(ClusterError, match="RAY_AUTH_MODE=token asks for token authentication, but no token"):
+            start(f"127.0.0.1:{server.getsockname()[1]}", 0, timeout_s=3)
 
 
 @pytest.mark.parametrize("game", sorted(REGISTRY))
@@ -171,6 +168,28 @@ def test_league_env_plays_every_game_with_terminal_rewards_for_each_neural_seat(
     for seat in observations:
         assert returns[seat] == pytest.approx(env.aec.rewards[seat])
         assert infos[seat]["won"] == (seats.index(seat) in env.aec.state_.winners())
+
+
+def test_the_league_stays_plain_json_when_rllib_reports_numpy_numbers():
+    """RLlib's ``num_episodes`` is an np.int64: added into block_games it broke league.json."""
+    league = League(window=2, probabilities=(0.5, 0.25, 0.25), baselines=["random"])
+    assert not league.passes(np.float64(0.5), np.int64(7), threshold=0.6, min_games=50)
+    assert League.from_dict(json.loads(json.dumps(league.to_dict()))) == league
+
+
+@pytest.mark.parametrize("change, problem", [
+    ({"block_games": -1}, "non-negative ints"),
+    ({"window": 0}, "non-negative ints"),
+    ({"filled": [0, 5]}, "distinct slots below window"),
+    ({"probabilities": [0.5, "x", 0.5]}, "three non-negative numbers"),
+    ({"baselines": ["ismcts"]}, "baselines are among"),
+    ({"block_wins": 9.0}, "from 0 to block_games"),
+    ({"extra": 1}, "keys"),
+])
+def test_a_tampered_league_is_refused(change, problem):
+    data = League(window=2, probabilities=(0.5, 0.25, 0.25), baselines=["random"]).to_dict() | change
+    with pytest.raises(ValueError, match=problem):
+        League.from_dict(data)
 
 
 def test_threshold_snapshot_needs_a_block_of_games_at_the_win_rate():

@@ -20,7 +20,7 @@ pytest.importorskip("ray.rllib", reason="the rllib extra is not installed: pip i
 import ray
 
 from hiddenhand.training.rllib.cluster import apply_auth_settings
-from hiddenhand.training.rllib.config import load_rllib_config, with_overrides
+from hiddenhand.training.rllib.config import load_config, with_overrides
 from hiddenhand.training.rllib.trainer import train
 
 from test_rllib import TINY
@@ -100,7 +100,7 @@ def test_two_node_cluster_places_env_runners_on_both_nodes(tmp_path, monkeypatch
         nodes.append(spawn([f"--address={address}"], tmp_path / "worker.log"))
         wait_for_nodes(address, 2, deadline)
         # two env runners of one CPU each on two one-CPU nodes: one per node
-        config = with_overrides(load_rllib_config("david_goliath_quick"),
+        config = with_overrides(load_config("david_goliath_quick"),
                                 {**TINY, "ray.num_cpus": 0, "ray.num_env_runners": 2, "total_timesteps": 300})
         result = train(config, tmp_path / "run", progress=False, address=address)
         assert len(result.metadata["env_runner_nodes"]) == 2

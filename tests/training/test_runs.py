@@ -1,6 +1,7 @@
 """Run directories never lose work: checksummed checkpoints, resume by scanning with fallback, a recorded
 config, refusals before anything changes, and a trainer killed in the middle of a checkpoint write."""
 
+import hashlib
 import json
 import os
 import shutil
@@ -8,12 +9,14 @@ import subprocess
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 from hiddenhand.agents import load_policy
 from hiddenhand.cli import main
 from hiddenhand.training.config import config_from_dict
-from hiddenhand.training.train import Checkpoints, RunDirError, train
+from hiddenhand.training.runs import Checkpoints, RunDirError
+from hiddenhand.training.train import CHECKPOINT_FILES, train
 
 FAST = {
     "game": "david_goliath", "env": {"num_players": 3, "rounds": 1}, "total_timesteps": 300,
@@ -50,16 +53,20 @@ def run(finished, tmp_path):
     return copy
 
 
+def checkpoints(run_dir):
+    return Checkpoints(run_dir, CHECKPOINT_FILES)
+
+
 def tree(path):
     """Every file under ``path`` with its bytes (to show that a refusal changed nothing)."""
     return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
 
 
 def test_a_finished_run_holds_checksummed_checkpoints_and_its_config(finished):
-    checkpoints = Checkpoints(finished)
-    assert [p.name for p in checkpoints.candidates()] == [STEP(300), STEP(200), STEP(100)]
-    for path in checkpoints.candidates():
-        assert Checkpoints.verify(path) is None
+    store = checkpoints(finished)
+    assert [p.name for p in store.candidates()] == [STEP(300), STEP(200), STEP(100)]
+    for path in store.candidates():
+        assert store.verify(path) is None
         manifest = json.loads((path / "MANIFEST.json").read_text())
         assert set(manifest["files"]) == {"model.zip", "snapshots.npz", "progress.json"}
         assert all(len(entry["sha256"]) == 64 for entry in manifest["files"].values())
@@ -80,9 +87,9 @@ def test_deleted_latest_still_resumes_from_the_newest_intact_checkpoint(run, cap
 
 def test_latest_pointing_at_a_missing_directory(run, capsys):
     (run / "checkpoints" / "LATEST").write_text(STEP(999))
-    train(config(), run, resume=True, progress=False)
+    train(config(total_timesteps=350), run, resume=True, progress=False)
     out, err = capsys.readouterr()
-    assert f"at 300 steps" in out and f"LATEST names '{STEP(999)}', which is no checkpoint here" in err
+    assert "at 300 steps" in out and f"LATEST names '{STEP(999)}', which is no checkpoint here" in err
 
 
 def truncate(path):
@@ -115,11 +122,26 @@ def test_a_damaged_newest_checkpoint_falls_back_to_the_one_before(run, capsys, d
     assert f"falling back to {STEP(200)}" in err
     assert (run / "checkpoints" / "skipped" / STEP(300)).is_dir()  # kept for inspection, out of the way
     assert result.metadata["timesteps"] == 300
-    assert Checkpoints(run).latest().name == STEP(300) and Checkpoints.verify(Checkpoints(run).latest()) is None
+    assert checkpoints(run).latest().name == STEP(300)
+
+
+def test_snapshots_that_do_not_fit_the_model_are_not_loaded(run, capsys):
+    """Checksums match (the manifest rewritten too), but the pool's snapshot has other layer shapes."""
+    newest = run / "checkpoints" / STEP(300)
+    np.savez(newest / "snapshots.npz", s0_w0=np.zeros((3, 3), np.float32), s0_b0=np.zeros(3, np.float32),
+             s0_w1=np.zeros((2, 3), np.float32), s0_b1=np.zeros(2, np.float32))
+    manifest = json.loads((newest / "MANIFEST.json").read_text())
+    data = (newest / "snapshots.npz").read_bytes()
+    manifest["files"]["snapshots.npz"] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    (newest / "MANIFEST.json").write_text(json.dumps(manifest))
+    train(config(total_timesteps=350), run, resume=True, progress=False)
+    err = capsys.readouterr().err
+    assert f"skipped checkpoint {STEP(300)}: it does not load (ValueError: snapshots.npz: snapshot 0's layers" in err
+    assert f"falling back to {STEP(200)}" in err
 
 
 def test_no_intact_checkpoint_is_an_error_that_changes_nothing(run):
-    for path in Checkpoints(run).candidates():
+    for path in checkpoints(run).candidates():
         flip_a_byte(path / "model.zip")
     before = tree(run)
     with pytest.raises(RunDirError) as info:
@@ -133,18 +155,18 @@ def test_no_intact_checkpoint_is_an_error_that_changes_nothing(run):
 def test_a_fresh_run_refuses_a_directory_with_checkpoints(run, capsys):
     (run / "checkpoints" / "LATEST").unlink()  # the old code overwrote the run when LATEST was gone
     before = tree(run)
-    with pytest.raises(RunDirError, match="already holds checkpoints.*--resume.*--overwrite"):
+    with pytest.raises(RunDirError, match="already holds an earlier run.*--resume.*--overwrite"):
         train(config(), run, progress=False)
     code = main(["train", "david_goliath", "--config", "david_goliath_quick", "--run-dir", str(run),
                  "--no-progress"])
-    assert code == 2 and "already holds checkpoints" in capsys.readouterr().err
+    assert code == 2 and "already holds an earlier run" in capsys.readouterr().err
     assert tree(run) == before
 
 
 def test_overwrite_discards_the_earlier_run(run, capsys):
     (run / "notes.txt").write_text("mine")
     train(config(total_timesteps=100), run, overwrite=True, progress=False)
-    assert [p.name for p in Checkpoints(run).candidates()] == [STEP(100)]
+    assert [p.name for p in checkpoints(run).candidates()] == [STEP(100)]
     assert (run / "notes.txt").read_text() == "mine"  # only the run's own outputs go
     assert "--overwrite: removing" in capsys.readouterr().out
     with pytest.raises(ValueError, match="exclude each other"):
@@ -177,16 +199,73 @@ def test_cli_resume_reads_the_recorded_config_and_refuses_changes(run, capsys):
         main(["train", "david_goliath", "--run-dir", str(run), "--resume", "--overwrite"])
 
 
+def test_resume_without_checkpoints_keeps_the_agent_file_and_config(run, capsys):
+    """Checkpoints deleted (to save space): --resume once trained afresh over agent.npz and config.json."""
+    shutil.rmtree(run / "checkpoints")
+    before = tree(run)
+    with pytest.raises(RunDirError, match="no checkpoint to resume from, and starting afresh would replace its "
+                                          "agent.npz, agent.md: pass --overwrite"):
+        train(config(), run, resume=True, progress=False)
+    assert main(["train", "david_goliath", "--run-dir", str(run), "--resume", "--no-progress"]) == 2
+    assert "would replace its agent.npz" in capsys.readouterr().err
+    assert tree(run) == before
+    train(config(total_timesteps=100), run, overwrite=True, progress=False)  # asked for: starts afresh
+    assert load_policy(run / "agent.npz").metadata["timesteps"] == 100
+
+
+def test_a_fresh_run_refuses_a_directory_with_an_earlier_agent(run):
+    shutil.rmtree(run / "checkpoints")
+    (run / "config.json").unlink()
+    before = tree(run)
+    with pytest.raises(RunDirError, match=r"already holds an earlier run \(tb, agent.npz, agent.md\)"):
+        train(config(), run, progress=False)
+    assert tree(run) == before
+
+
+def test_a_forced_config_never_replaces_the_recorded_one_without_a_checkpoint(run):
+    shutil.rmtree(run / "checkpoints")
+    for name in ("agent.npz", "agent.md"):
+        (run / name).unlink()
+    before = tree(run)
+    with pytest.raises(RunDirError, match="would replace its config.json"):
+        train(config(seed=5), run, resume=True, force=True, progress=False)
+    assert tree(run) == before
+
+
+def test_resume_before_the_first_checkpoint_starts_afresh(tmp_path, capsys):
+    """Interrupted before its first checkpoint, a run holds only its config: resuming starts it again."""
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "config.json").write_text(json.dumps({"config": config().to_dict()}))
+    train(config(total_timesteps=100), run, resume=True, progress=False)
+    assert "no checkpoint in" in capsys.readouterr().out
+
+
+def test_a_forced_resume_says_what_the_recorded_config_becomes(run, capsys):
+    train(config(seed=5), run, resume=True, force=True, progress=False)
+    assert "--force: continuing with a changed config" in capsys.readouterr().err
+    assert json.loads((run / "config.json").read_text())["config"]["seed"] == 5
+
+
+def test_resuming_a_finished_run_changes_nothing(run, capsys):
+    """It re-exported agent.npz, recording 0 env steps/s for the training it did not do."""
+    before = tree(run)
+    result = train(config(), run, resume=True, progress=False)
+    assert "nothing to train" in capsys.readouterr().out
+    assert tree(run) == before and result.metadata["timesteps"] == 300
+    assert result.metadata["train_steps_per_s"] > 0
+
+
 def test_resume_in_an_empty_directory_starts_a_fresh_run(tmp_path, capsys):
     train(config(total_timesteps=100), tmp_path / "new", resume=True, progress=False)
     assert "no checkpoint in" in capsys.readouterr().out
-    assert Checkpoints(tmp_path / "new").latest().name == STEP(100)
+    assert checkpoints(tmp_path / "new").latest().name == STEP(100)
 
 
 # A trainer that SIGKILLs itself in the middle of its second checkpoint write, at a chosen point.
 KILLER = textwrap.dedent("""
     import os, signal, sys
-    import hiddenhand.training.train as T
+    import hiddenhand.training.runs as T
 
     point, seen, write = sys.argv[1], [], T._write_durably
 
@@ -219,7 +298,7 @@ def test_killed_during_a_checkpoint_write_then_resumed(tmp_path, capsys, point, 
     root = tmp_path / "run" / "checkpoints"
     leftovers = [p.name for p in root.iterdir() if p.name.startswith(".")]
     if point == "manifest":
-        assert [p.name for p in Checkpoints(tmp_path / "run").candidates()] == [STEP(100)]
+        assert [p.name for p in checkpoints(tmp_path / "run").candidates()] == [STEP(100)]
         assert any(name.startswith(f".tmp_{STEP(200)}") for name in leftovers)
     else:
         assert (root / "LATEST").read_text() == STEP(100) and (root / STEP(200)).is_dir()

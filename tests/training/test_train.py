@@ -7,7 +7,8 @@ import torch
 from hiddenhand.agents import AgentFileError, load, load_policy, save_policy
 from hiddenhand.envs.david_goliath.rules import DavidGoliathGame
 from hiddenhand.training.config import config_from_dict
-from hiddenhand.training.train import RunDirError, new_model, policy_weights, train
+from hiddenhand.training.runs import RunDirError
+from hiddenhand.training.train import new_model, policy_weights, train
 
 TINY = {
     "game": "david_goliath", "env": {"num_players": 3, "rounds": 1}, "total_timesteps": 1200,
@@ -34,7 +35,8 @@ def test_tiny_training_run_produces_a_loadable_agent(tmp_path):
 
 
 def test_exported_weights_reproduce_the_torch_policy(tmp_path):
-    from hiddenhand.training.train import make_vec_env, agent_metadata
+    from hiddenhand.training.runs import agent_metadata
+    from hiddenhand.training.train import make_vec_env
 
     config = config_from_dict({**TINY, "ppo": {**TINY["ppo"], "net_arch": [32, 16], "activation": "relu"}})
     metadata = agent_metadata(config)

@@ -19,14 +19,16 @@ import time
 import ray
 import torch
 
+from hiddenhand.training.backends import BACKENDS
+
 from . import cluster
-from .config import load_rllib_config, with_overrides
-from .trainer import algorithm_config, train
+from .config import load_config
+from .trainer import algorithm_config
 
 
 def sampling(preset: str, runners: int, steps: int) -> float:
     """Env steps per second of ``runners`` env runners sampling at once (0: the driver samples)."""
-    config = load_rllib_config(preset)
+    config = load_config(preset)
     cluster.start(None, max(2, runners + 1), 10)
     try:
         algo = algorithm_config(config, runners).build_algo()
@@ -48,21 +50,14 @@ def sampling(preset: str, runners: int, steps: int) -> float:
         ray.shutdown()
 
 
-def training_rllib(preset: str, steps: int) -> float:
-    config = with_overrides(load_rllib_config(preset), {"total_timesteps": steps, "eval.every": 10**9,
-                                                        "eval.games": 10, "checkpoint_every": 10**9})
+def training(backend: str, preset: str, steps: int) -> float:
+    """Learner steps per second of a ``steps``-step run of ``backend``'s preset (no periodic evaluations
+    or checkpoints)."""
+    configs, trainer = BACKENDS[backend].modules()
+    config = configs.with_overrides(configs.load_config(preset), {"total_timesteps": steps, "eval.every": 10**9,
+                                                                  "eval.games": 10, "checkpoint_every": 10**9})
     with tempfile.TemporaryDirectory() as run_dir:
-        return train(config, run_dir, progress=False).metadata["train_steps_per_s"]
-
-
-def training_sb3(preset: str, steps: int) -> float:
-    from hiddenhand.training.config import load_config, with_overrides as sb3_overrides
-    from hiddenhand.training.train import train as sb3_train
-
-    config = sb3_overrides(load_config(preset), {"total_timesteps": steps, "eval.every": 10**9, "eval.games": 10,
-                                                 "checkpoint_every": 10**9})
-    with tempfile.TemporaryDirectory() as run_dir:
-        return sb3_train(config, run_dir, progress=False).metadata["train_steps_per_s"]
+        return trainer.train(config, run_dir, progress=False).metadata["train_steps_per_s"]
 
 
 def main() -> None:
@@ -77,9 +72,8 @@ def main() -> None:
     for runners in args.runners:
         results[f"sample_env_steps_per_s_{runners}_runners"] = round(sampling(args.preset, runners, args.sample_steps))
         print(json.dumps(results), flush=True)
-    if args.train_steps:
-        results["train_learner_steps_per_s_rllib"] = training_rllib(args.preset, args.train_steps)
-        results["train_learner_steps_per_s_sb3"] = training_sb3(args.preset, args.train_steps)
+    for backend in ("rllib", "sb3") if args.train_steps else ():
+        results[f"train_learner_steps_per_s_{backend}"] = training(backend, args.preset, args.train_steps)
     results["load_after"] = os.getloadavg()[0]
     print(json.dumps(results), flush=True)
 

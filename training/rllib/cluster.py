@@ -7,11 +7,14 @@ import socket
 from pathlib import Path
 
 import ray
+from ray.exceptions import AuthenticationError
+
+from hiddenhand.training.runs import TrainingError
 
 DEFAULT_PORT = 6379
 
 
-class ClusterError(RuntimeError):
+class ClusterError(TrainingError):
     """A Ray cluster address that does not answer, or is not a Ray cluster."""
 
 
@@ -27,6 +30,10 @@ def start(address: str | None, num_cpus: int, timeout_s: float) -> dict:
         apply_auth_settings()
         try:
             ray.init(address=address, runtime_env=runtime_env, logging_level="ERROR", log_to_driver=False)
+        except AuthenticationError:
+            raise ClusterError(f"could not join the Ray cluster at {address!r}: RAY_AUTH_MODE=token asks for token "
+                               f"authentication, but no token is at hand; put the cluster's token (`ray "
+                               f"get-auth-token` on its head) in RAY_AUTH_TOKEN or ~/.ray/auth_token") from None
         except (ConnectionError, RuntimeError, TimeoutError) as error:
             raise ClusterError(f"could not join the Ray cluster at {address!r}: {error}. Something answers there "
                                f"but not a Ray head of this version (ray {ray.__version__}) that accepts this driver; "

@@ -22,10 +22,10 @@ from hiddenhand.training.config import (
     TrainConfig,
     _build,
     _field,
-    config_from_dict,
     read_yaml,
     set_dotted,
 )
+from hiddenhand.training.config import config_from_dict as train_config_from_dict
 
 PRESET_DIR = SB3_PRESET_DIR / "rllib"
 SB3_ONLY = ("n_envs", "vec_env", "imitation")
@@ -64,8 +64,12 @@ class RLlibConfig:
     league: LeagueConfig = field(default_factory=LeagueConfig)
     ray: RayConfig = field(default_factory=RayConfig)
 
+    @property
+    def game(self) -> str:
+        return self.train.game
+
     def to_dict(self) -> dict[str, Any]:
-        """The preset's own keys (SB3-only keys left out); :func:`rllib_config_from_dict` inverts it."""
+        """The preset's own keys (SB3-only keys left out); :func:`config_from_dict` inverts it."""
         data = {k: v for k, v in self.train.to_dict().items() if k not in SB3_ONLY}
         ray = {k: v for k, v in dataclasses.asdict(self.ray).items() if v != ""}  # no address: local
         return {**data, "league": dataclasses.asdict(self.league), "ray": ray}
@@ -75,17 +79,17 @@ def presets() -> list[str]:
     return sorted(path.stem for path in PRESET_DIR.glob("*.yaml"))
 
 
-def load_rllib_config(path: str | os.PathLike) -> RLlibConfig:
+def load_config(path: str | os.PathLike) -> RLlibConfig:
     """Load and validate a YAML file, or an RLlib preset by name."""
     file = Path(path)
     if not file.is_file():
         if str(path) not in presets():
             raise ConfigError(f"config file not found: {str(path)!r}; rllib presets: {presets()}")
         file = PRESET_DIR / f"{path}.yaml"
-    return rllib_config_from_dict(read_yaml(file), source=str(file))
+    return config_from_dict(read_yaml(file), source=str(file))
 
 
-def rllib_config_from_dict(data: Any, source: str = "<dict>") -> RLlibConfig:
+def config_from_dict(data: Any, source: str = "<dict>") -> RLlibConfig:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the top level must be a mapping, got {type(data).__name__}")
     for key in SB3_ONLY:
@@ -97,10 +101,10 @@ def rllib_config_from_dict(data: Any, source: str = "<dict>") -> RLlibConfig:
     league = _build(LeagueConfig, data.pop("league", {}), "league", source)
     ray = _build(RayConfig, data.pop("ray", {}), "ray", source)
     # minibatches are checked against one env's rollout (n_steps * n_envs with n_envs the envs per runner)
-    train = config_from_dict({**data, "n_envs": ray.num_envs_per_env_runner}, source=source)
+    train = train_config_from_dict({**data, "n_envs": ray.num_envs_per_env_runner}, source=source)
     return RLlibConfig(train, league, ray)
 
 
 def with_overrides(config: RLlibConfig, overrides: dict[str, Any]) -> RLlibConfig:
     """A re-validated copy with dotted keys set, e.g. ``{"ray.num_env_runners": 2}``."""
-    return rllib_config_from_dict(set_dotted(config.to_dict(), overrides), source="<overrides>")
+    return config_from_dict(set_dotted(config.to_dict(), overrides), source="<overrides>")

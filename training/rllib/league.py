@@ -14,7 +14,8 @@ blocks of games to decide on threshold snapshots.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import math
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -54,7 +55,8 @@ class League:
         falls short starts the next one."""
         if not threshold or win_rate is None or not games:
             return False
-        self.block_wins += win_rate * games
+        games = int(games)  # RLlib reports numpy numbers; the league stays plain JSON
+        self.block_wins += float(win_rate) * games
         self.block_games += games
         if self.block_games < min_games:
             return False
@@ -90,8 +92,34 @@ class League:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> League:
-        return cls(**{**data, "probabilities": tuple(data["probabilities"])})
+    def from_dict(cls, data: Any) -> League:
+        """The inverse of :meth:`to_dict`; ``ValueError`` naming the first field that is not as written."""
+        names = [f.name for f in fields(cls)]
+        if not isinstance(data, dict) or sorted(data) != sorted(names):
+            raise ValueError(f"a league is a JSON object with the keys {names}")
+        league = cls(**{**data, "probabilities": tuple(data["probabilities"])})
+        counts = (league.window, league.snapshots_taken, league.last_snapshot_step, league.block_games)
+        checks = {
+            "window, snapshots_taken, last_snapshot_step and block_games are non-negative ints":
+                all(type(n) is int and n >= 0 for n in counts) and league.window > 0,
+            "probabilities are three non-negative numbers":
+                len(league.probabilities) == 3 and all(_number(p) and p >= 0 for p in league.probabilities),
+            f"baselines are among {list(BASELINE_MODULES)}":
+                isinstance(league.baselines, list) and set(league.baselines) <= set(BASELINE_MODULES),
+            "filled holds distinct slots below window": isinstance(league.filled, list)
+                and all(type(s) is int and 0 <= s < league.window for s in league.filled)
+                and len(set(league.filled)) == len(league.filled),
+            "block_wins is a number from 0 to block_games":
+                _number(league.block_wins) and 0 <= league.block_wins <= league.block_games + 1e-6,
+        }
+        for rule, holds in checks.items():
+            if not holds:
+                raise ValueError(f"league: {rule}")
+        return league
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 _LEAGUE: League | None = None  # this process's copy, set by set_league (env runners and the driver)

@@ -16,7 +16,7 @@ from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPP
 from ray.rllib.core.columns import Columns
 from ray.rllib.utils.torch_utils import FLOAT_MIN
 
-from hiddenhand.training.selfplay import Weights
+from hiddenhand.agents.trained import Weights
 
 
 class MaskedPPOModule(DefaultPPOTorchRLModule):

@@ -1,10 +1,10 @@
 """Self-play training on Ray RLlib (new API stack: RLModule, Learner, env runners), start to export.
 
-A run directory holds what the SB3 trainer's does: ``config.json``, ``checkpoints/step_<n>/`` (RLlib's
-own checkpoint of the algorithm in ``algorithm/``, with the league and progress beside it; ``--resume``
-continues from the newest complete one), ``tb/`` (TensorBoard: PPO losses, throughput, league
-composition and win rates) and at the end ``agent.npz`` with its model card ``agent.md``: the learner's
-actor in the project's agent-file format, played with numpy like an SB3-trained agent.
+The run directory and its rules are every backend's (:mod:`hiddenhand.training.runs`): ``config.json``,
+``checkpoints/step_<n>/`` (here RLlib's own checkpoint of the algorithm in ``algorithm/``, which holds
+pickles, with the league beside it), ``tb/`` (TensorBoard: PPO losses, throughput, league composition and
+win rates) and at the end ``agent.npz`` with its model card ``agent.md``: the learner's actor in the
+project's agent-file format, played with numpy like an SB3-trained agent. Imports no SB3 code.
 """
 
 from __future__ import annotations
@@ -12,10 +12,8 @@ from __future__ import annotations
 import json
 import math
 import os
-import shutil
 import sys
 import time
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -34,27 +32,30 @@ from ray.rllib.utils.metrics import (
 from torch.utils.tensorboard import SummaryWriter
 from tqdm import tqdm
 
-from hiddenhand.agents import save_policy
-from hiddenhand.training.train import (
-    RunDirError,
+from hiddenhand.training.runs import (
+    Checkpoints,
     TrainResult,
     agent_metadata,
+    check_run_dir,
     evaluate_policy,
+    export_agent,
+    finished_run,
     library_versions,
-    write_model_card,
+    next_multiple,
+    open_run,
 )
 
 from . import cluster
-from .config import RLlibConfig, rllib_config_from_dict
+from .config import RLlibConfig
 from .env import LeagueEnv
 from .league import LEARNER, League, LeagueCallback, policy_mapping_fn, set_league, snapshot_id
 from .module import MaskedPPOModule, actor_weights
 
-CONFIG_FILE = "config.json"
-RUN_OUTPUTS = ("checkpoints", "tb", CONFIG_FILE, "agent.npz", "agent.md")
+LIBRARIES = ("ray",)
+CHECKPOINT_FILES = ("algorithm", "league.json")
+KEEP_CHECKPOINTS = 2
 #: Keys a resumed run may change without ``force``: the length of the run and where it runs.
 RESUMABLE = ("total_timesteps", "ray.")
-KEEP_CHECKPOINTS = 2
 
 
 def module_spec(config: RLlibConfig) -> tuple[RLModuleSpec, dict[str, Any]]:
@@ -95,63 +96,19 @@ def algorithm_config(config: RLlibConfig, num_env_runners: int) -> PPOConfig:
     )
 
 
-# ------------------------------------------------------------------------------------- run directory
-def _checkpoints(run_dir: Path) -> list[Path]:
-    """Complete checkpoints (``progress.json`` is written last), newest first."""
-    root = run_dir / "checkpoints"
-    found = [p for p in root.glob("step_*") if (p / "progress.json").is_file()] if root.is_dir() else []
-    return sorted(found, key=lambda p: int(p.name.split("_")[1]), reverse=True)
+# ------------------------------------------------------------------------------------- checkpoints
+def write_checkpoint(folder: Path, algo, league: League) -> None:
+    """RLlib's own checkpoint of the algorithm (it holds pickles) and the league beside it."""
+    algo.save_to_path(str((folder / "algorithm").resolve()))
+    (folder / "league.json").write_text(json.dumps(league.to_dict()), encoding="utf-8")
 
 
-def _save(algo, run_dir: Path, steps: int, league: League, wall: float) -> Path:
-    target = run_dir / "checkpoints" / f"step_{steps:012d}"
-    tmp = target.with_name(f".tmp_{target.name}")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    algo.save_to_path(str((tmp / "algorithm").resolve()))
-    (tmp / "league.json").write_text(json.dumps(league.to_dict()))
-    (tmp / "progress.json").write_text(json.dumps({"learner_steps": steps, "wall_time_s": wall}))
-    shutil.rmtree(target, ignore_errors=True)
-    os.replace(tmp, target)
-    (run_dir / "checkpoints" / "LATEST").write_text(target.name)
-    for stale in _checkpoints(run_dir)[KEEP_CHECKPOINTS:]:
-        shutil.rmtree(stale, ignore_errors=True)
-    return target
-
-
-def _changes(recorded: dict[str, Any], config: RLlibConfig) -> list[str]:
-    def flat(data: dict, prefix: str = "") -> dict[str, Any]:
-        out = {}
-        for key, value in data.items():
-            out.update(flat(value, f"{prefix}{key}.") if isinstance(value, dict) else {f"{prefix}{key}": value})
-        return out
-    old, new = flat(recorded), flat(json.loads(json.dumps(config.to_dict())))
-    return [f"{k}: {old.get(k)!r} -> {new.get(k)!r}" for k in sorted(set(old) | set(new))
-            if old.get(k) != new.get(k) and not k.startswith(RESUMABLE)]
-
-
-def recorded_config(run_dir: Path) -> RLlibConfig | None:
-    path = Path(run_dir) / CONFIG_FILE
-    if not path.is_file():
-        return None
-    return rllib_config_from_dict(json.loads(path.read_text())["config"], source=str(path))
-
-
-def _prepare(run_dir: Path, config: RLlibConfig, resume: bool, overwrite: bool, force: bool) -> Path | None:
-    """Check the run directory as the SB3 trainer does (changing nothing); the checkpoint to resume
-    from, or None."""
-    found = _checkpoints(run_dir)
-    if not resume:
-        if found and not overwrite:
-            raise RunDirError(f"{run_dir} already holds checkpoints (newest: {found[0].name}): pass --resume to "
-                              f"continue that run, --overwrite to discard it, or choose another --run-dir")
-        return None
-    recorded = json.loads((run_dir / CONFIG_FILE).read_text())["config"] if (run_dir / CONFIG_FILE).is_file() else None
-    changes = _changes(recorded, config) if recorded is not None and not force else []
-    if changes:
-        raise RunDirError(f"{run_dir} was started with another config; changed: {'; '.join(changes)}. Resume "
-                          f"with the recorded config, or pass --force to continue with the new one")
-    return found[0] if found else None
+def load_checkpoint(path: Path, algo) -> tuple[League, int, float]:
+    """Restore ``algo`` from a checkpoint: the league, the learner steps and the wall time so far."""
+    algo.restore_from_path(str((path / "algorithm").resolve()))
+    league = League.from_dict(json.loads((path / "league.json").read_text(encoding="utf-8")))
+    progress = Checkpoints.progress(path)
+    return league, progress["num_timesteps"], float(progress["wall_time_s"])
 
 
 # ------------------------------------------------------------------------------------- training
@@ -199,19 +156,19 @@ def train(config: RLlibConfig, run_dir: str | Path, resume: bool = False, progre
           address: str | None = None) -> TrainResult:
     """Train (or resume) on Ray RLlib; writes ``agent.npz`` and ``agent.md`` into ``run_dir``.
 
-    ``address`` (else ``ray.address`` of the config) joins a running Ray cluster; without one Ray
-    starts in-process. The run directory rules are the SB3 trainer's (:func:`hiddenhand.training.train.train`).
+    ``address`` (else ``RAY_ADDRESS``, else ``ray.address`` of the config) joins a running Ray cluster;
+    without one Ray starts in-process. The run directory's rules are every backend's
+    (:mod:`hiddenhand.training.runs`); ``ray.*`` keys may change on resume like ``total_timesteps``.
     """
-    if resume and overwrite:
-        raise ValueError("resume and overwrite exclude each other")
     t, r = config.train, config.ray
     run_dir = Path(run_dir).resolve()
-    latest = _prepare(run_dir, config, resume, overwrite, force)
-    address = address or r.address or None
+    checkpoints = Checkpoints(run_dir, CHECKPOINT_FILES, keep=KEEP_CHECKPOINTS)
+    check_run_dir(run_dir, checkpoints, config.to_dict(), resume=resume, overwrite=overwrite, force=force,
+                  resumable=RESUMABLE)
+    if resume and not force and (done := finished_run(run_dir, checkpoints, t.total_timesteps)):
+        return done
+    address = address or os.environ.get("RAY_ADDRESS") or r.address or None
     resources = cluster.start(address, r.num_cpus, r.connect_timeout_s)
-    for output in RUN_OUTPUTS if overwrite else ():  # Ray is up: now discard the earlier run
-        path = run_dir / output
-        shutil.rmtree(path) if path.is_dir() else path.unlink(missing_ok=True)
     algo = None
     try:
         runners = r.num_env_runners if r.num_env_runners >= 0 else max(1, int(resources.get("CPU", 1)) - 1)
@@ -219,27 +176,22 @@ def train(config: RLlibConfig, run_dir: str | Path, resume: bool = False, progre
         torch.set_num_threads(t.torch_threads)
         spec, _ = module_spec(config)
         algo = algorithm_config(config, runners).build_algo()
-        league = League(t.pool.window, (t.pool.latest_prob, t.pool.snapshot_prob, t.pool.baseline_prob),
-                        list(t.pool.baselines))
-        steps, wall_before = 0, 0.0
-        if latest is not None:
-            algo.restore_from_path(str(latest / "algorithm"))
-            league = League.from_dict(json.loads((latest / "league.json").read_text()))
-            done = json.loads((latest / "progress.json").read_text())
-            steps, wall_before = int(done["learner_steps"]), float(done["wall_time_s"])
-            print(f"resuming from {latest} at {steps} learner steps")
-        elif resume:
-            print(f"no checkpoint in {run_dir}: starting a fresh run")
-        run_dir.mkdir(parents=True, exist_ok=True)
-        (run_dir / CONFIG_FILE).write_text(json.dumps({"config": config.to_dict()}, indent=2) + "\n")
+        # Ray is up and the algorithm built: now the earlier run may be discarded
+        loaded = open_run(run_dir, checkpoints, config.to_dict(), resume=resume, overwrite=overwrite,
+                          load=lambda path: load_checkpoint(path, algo))
+        if loaded is not None:
+            league, steps, wall_before = loaded
+        else:
+            league = League(t.pool.window, (t.pool.latest_prob, t.pool.snapshot_prob, t.pool.baseline_prob),
+                            list(t.pool.baselines))
+            steps, wall_before = 0, 0.0
         _push(algo, league)
         metadata = agent_metadata(t, name)
         writer = SummaryWriter(str(run_dir / "tb"))
         bar = tqdm(total=t.total_timesteps, initial=min(steps, t.total_timesteps), unit="step",
                    disable=not progress, file=sys.stdout)
         started, first = time.perf_counter(), steps
-        next_checkpoint = (steps // t.checkpoint_every + 1) * t.checkpoint_every
-        next_eval = (steps // t.eval.every + 1) * t.eval.every
+        next_checkpoint, next_eval = next_multiple(steps, t.checkpoint_every), next_multiple(steps, t.eval.every)
         env_steps = 0
         while steps < t.total_timesteps:
             result = algo.train()
@@ -251,7 +203,6 @@ def train(config: RLlibConfig, run_dir: str | Path, resume: bool = False, progre
             passed = league.passes(win_rate, episodes, config.league.win_rate_threshold, config.league.min_episodes)
             if passed or steps - league.last_snapshot_step >= t.pool.snapshot_every:
                 _snapshot(algo, league, steps)
-            elapsed = wall_before + time.perf_counter() - started
             scalars = _scalars({k: result.get(k, {}) for k in (ENV_RUNNER_RESULTS, LEARNER_RESULTS)})
             scalars |= {"league/snapshots": len(league.filled), "league/snapshots_taken": league.snapshots_taken,
                         "time/learner_steps_per_s": (steps - first) / max(time.perf_counter() - started, 1e-9)}
@@ -260,10 +211,11 @@ def train(config: RLlibConfig, run_dir: str | Path, resume: bool = False, progre
             if steps >= next_eval:
                 for opponent, row in evaluate_policy(exported_weights(algo, spec), metadata, t).items():
                     writer.add_scalar(f"eval/win_rate_vs_{opponent}", row["win_rate"], steps)
-                next_eval = (steps // t.eval.every + 1) * t.eval.every
+                next_eval = next_multiple(steps, t.eval.every)
             if steps >= next_checkpoint:
-                _save(algo, run_dir, steps, league, elapsed)
-                next_checkpoint = (steps // t.checkpoint_every + 1) * t.checkpoint_every
+                checkpoints.save(steps, lambda folder: write_checkpoint(folder, algo, league),
+                                 {"wall_time_s": wall_before + time.perf_counter() - started})
+                next_checkpoint = next_multiple(steps, t.checkpoint_every)
             bar.set_postfix_str(f"win {win_rate if win_rate is not None else float('nan'):.2f} | "
                                 f"snapshots {len(league.filled)}", refresh=False)
             bar.update(min(steps, t.total_timesteps) - bar.n)
@@ -271,7 +223,7 @@ def train(config: RLlibConfig, run_dir: str | Path, resume: bool = False, progre
         writer.close()
         wall = wall_before + time.perf_counter() - started
         rate = (steps - first) / max(time.perf_counter() - started, 1e-9)
-        _save(algo, run_dir, steps, league, wall)
+        checkpoints.save(steps, lambda folder: write_checkpoint(folder, algo, league), {"wall_time_s": wall})
         weights = exported_weights(algo, spec)
         nodes = cluster.env_runner_nodes(algo)
     finally:
@@ -280,13 +232,11 @@ def train(config: RLlibConfig, run_dir: str | Path, resume: bool = False, progre
         ray.shutdown()
     metadata.update({
         "timesteps": steps, "wall_time_s": round(wall, 1), "train_steps_per_s": round(rate, 1),
-        "training_config": config.to_dict(), "backend": "rllib",
-        "libraries": library_versions() | {"ray": version("ray")},
+        "training_config": config.to_dict(), "backend": "rllib", "libraries": library_versions(LIBRARIES),
         "evaluation_during_training": evaluate_policy(weights, metadata, t),
         "league": league.to_dict(), "env_steps": env_steps, "env_runner_nodes": sorted(set(nodes)),
     })
-    agent_path = save_policy(run_dir / "agent.npz", weights, metadata)
-    write_model_card(agent_path.with_suffix(".md"), metadata)
+    result = export_agent(run_dir, weights, metadata)
     print(f"trained {steps} learner steps in {wall:.0f}s ({rate:.0f} learner steps/s incl. learning) on "
-          f"{len(set(nodes)) or 1} node(s); agent: {agent_path}")
-    return TrainResult(agent_path, metadata)
+          f"{len(set(nodes)) or 1} node(s); agent: {result.agent_path}")
+    return result
