@@ -96,6 +96,7 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
                 ({"num_players": 6, "rounds": 1}, 2)),
         train_presets=("david_goliath", "david_goliath_quick", "david_goliath_2p"),
         search=SearchHooks(round_attribute="round",
+                           evaluation="hiddenhand.envs.david_goliath.evaluation:evaluate",
                            defaults={"ismcts": {"iterations": 120, "horizon": "round"},
                                      "pimc": {"determinizations": 8, "horizon": "round"}}),
     ),

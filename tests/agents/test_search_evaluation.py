@@ -86,7 +86,7 @@ def test_estimate_value_needs_a_hook():
     agent = load("ismcts:value=estimate:iterations=3", make("rattus_cartus", num_players=4).unwrapped.game)
     assert agent.value_mode == "estimate"
     with pytest.raises(ConfigError, match="evaluation hook"):
-        load("ismcts:value=estimate", make("david_goliath", num_players=4).unwrapped.game)
+        load("ismcts:value=estimate", make("rattus", num_players=4).unwrapped.game)
 
 
 def test_estimate_value_uses_the_hook_and_values_a_finished_game_exactly():

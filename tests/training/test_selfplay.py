@@ -99,6 +99,7 @@ def test_empty_pool_is_an_error():
     ("david_goliath", {"num_players": 4, "rounds": 2, "reward_mode": "win_loss"}, "score_margin", 10),
     ("david_goliath", {"num_players": 4, "rounds": 2, "reward_mode": "score_margin"}, "score_margin", 10),
     ("rattus_cartus", {"num_players": 3, "reward_mode": "win_loss"}, "evaluation", 3),
+    ("david_goliath", {"num_players": 3, "rounds": 2, "reward_mode": "win_loss"}, "evaluation", 5),
 ])
 def test_dense_reward_adds_up_to_the_terminal_reward(game, options, potential, episodes):
     rules = make_env(game, **options).unwrapped.game
