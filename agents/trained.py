@@ -8,6 +8,10 @@ fit them, layers that chain) and finite weights. :func:`~hiddenhand.agents.load`
 layer against the game's observation size and the last against its action count. Every problem is an
 :class:`AgentFileError` naming the file and what is wrong. The forward pass is plain numpy, so playing
 against a trained agent needs no torch.
+
+A file may also hold a value head (``vw<i>``/``vb<i>``): layers on the policy's last hidden layer ending
+in one output, read through ``tanh`` as the observing seat's expected win/loss reward. The agent plays
+the policy alone; search (``puct``) uses both heads (:mod:`hiddenhand.agents.search.puct`).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ MAX_FILE_BYTES = 1 << 30
 MAX_ARRAY_BYTES = 1 << 29
 MAX_METADATA_BYTES = 1 << 20
 MAX_LAYERS = 32
-_MEMBER = re.compile(r"(metadata|[wb](0|[1-9][0-9]{0,2}))\.npy")
+_MEMBER = re.compile(r"(metadata|v?[wb](0|[1-9][0-9]{0,2}))\.npy")
 _WEIGHT_DTYPES = {"f2", "f4", "f8"}
 
 Weights = list[tuple[np.ndarray, np.ndarray]]
@@ -47,18 +51,19 @@ class AgentFileError(ValueError):
     """An agent file that is missing, corrupt, oversized, or made for another game."""
 
 
-def check_weights(weights: Any) -> None:
+def check_weights(weights: Any, prefix: str = "") -> None:
     """Raise :class:`AgentFileError` unless ``weights`` is a usable layer list: 1..MAX_LAYERS pairs of
-    a 2-D float weight matrix and a 1-D float bias of matching length, chaining, all finite."""
+    a 2-D float weight matrix and a 1-D float bias of matching length, chaining, all finite. ``prefix``
+    names the arrays in messages (``"v"`` for a value head)."""
     if not isinstance(weights, (list, tuple)) or not weights:
-        raise AgentFileError("holds no layers")
+        raise AgentFileError(f"holds no {'value ' if prefix else ''}layers")
     if len(weights) > MAX_LAYERS:
         raise AgentFileError(f"holds {len(weights)} layers, more than {MAX_LAYERS}")
     for i, pair in enumerate(weights):
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise AgentFileError(f"layer {i} is not a (weight, bias) pair")
         weight, bias = pair
-        for key, array, dims in ((f"w{i}", weight, 2), (f"b{i}", bias, 1)):
+        for key, array, dims in ((f"{prefix}w{i}", weight, 2), (f"{prefix}b{i}", bias, 1)):
             if not isinstance(array, np.ndarray) or array.dtype.kind != "f":
                 kind = array.dtype if isinstance(array, np.ndarray) else type(array).__name__
                 raise AgentFileError(f"{key} must be a float array, got {kind}")
@@ -67,12 +72,12 @@ def check_weights(weights: Any) -> None:
             if 0 in array.shape:
                 raise AgentFileError(f"{key} is empty (shape {array.shape})")
         if bias.shape[0] != weight.shape[0]:
-            raise AgentFileError(f"b{i} has {bias.shape[0]} entries for the {weight.shape[0]} outputs of w{i} "
-                                 f"(shape {weight.shape})")
+            raise AgentFileError(f"{prefix}b{i} has {bias.shape[0]} entries for the {weight.shape[0]} outputs of "
+                                 f"{prefix}w{i} (shape {weight.shape})")
         if i and weight.shape[1] != weights[i - 1][0].shape[0]:
-            raise AgentFileError(f"layer shapes do not chain: w{i - 1} {weights[i - 1][0].shape} "
-                                 f"then w{i} {weight.shape}")
-        for key, array in ((f"w{i}", weight), (f"b{i}", bias)):
+            raise AgentFileError(f"layer shapes do not chain: {prefix}w{i - 1} {weights[i - 1][0].shape} "
+                                 f"then {prefix}w{i} {weight.shape}")
+        for key, array in ((f"{prefix}w{i}", weight), (f"{prefix}b{i}", bias)):
             if not np.isfinite(array).all():
                 raise AgentFileError(f"{key} holds non-finite values (NaN or infinity)")
 
@@ -80,11 +85,12 @@ def check_weights(weights: Any) -> None:
 class PolicyAgent(Agent):
     """Masked MLP policy: hidden layers with an activation, then logits over the actions.
 
-    ``deterministic=True`` plays the most probable legal action; otherwise it samples.
+    ``deterministic=True`` plays the most probable legal action; otherwise it samples. ``value_weights``
+    (optional) is a value head on the last hidden layer, ending in one output (see the module docstring).
     """
 
     def __init__(self, weights: Weights, metadata: dict[str, Any], deterministic: bool = True,
-                 seed: int | None = None):
+                 seed: int | None = None, value_weights: Weights | None = None):
         if not isinstance(metadata, dict):
             raise AgentFileError(f"metadata must be a JSON object, got {type(metadata).__name__}")
         if metadata.get("activation") not in ACTIVATIONS:
@@ -94,6 +100,10 @@ class PolicyAgent(Agent):
             raise AgentFileError(f"unknown input_transform {transform!r}; known: {sorted(INPUT_TRANSFORMS)}")
         check_weights(weights)
         self.weights = [(w.astype(np.float32), b.astype(np.float32)) for w, b in weights]
+        self.value_weights = None
+        if value_weights is not None:
+            check_value_head(value_weights, weights)
+            self.value_weights = [(w.astype(np.float32), b.astype(np.float32)) for w, b in value_weights]
         self.metadata = metadata
         name = metadata.get("name", "trained")
         self.name = name if isinstance(name, str) else "trained"
@@ -123,6 +133,25 @@ class PolicyAgent(Agent):
             hidden = self._activation(weight @ hidden + bias)
         weight, bias = self.weights[-1]
         return weight @ hidden + bias
+
+    def evaluate(self, observations: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """Logits (rows x actions) and, with a value head, values in [-1, 1] (rows) of a batch of
+        observations (rows, already through the input transform)."""
+        hidden = observations.T
+        for weight, bias in self.weights[:-1]:
+            hidden = self._activation(weight @ hidden + bias[:, None])
+        weight, bias = self.weights[-1]
+        logits = (weight @ hidden + bias[:, None]).T
+        if self.value_weights is None:
+            return logits, None
+        for weight, bias in self.value_weights[:-1]:
+            hidden = self._activation(weight @ hidden + bias[:, None])
+        weight, bias = self.value_weights[-1]
+        return logits, np.tanh(weight @ hidden + bias[:, None])[0]
+
+    def transform(self, observation: np.ndarray) -> np.ndarray:
+        """The observation as the network reads it (the file's input transform)."""
+        return self._input(observation)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         if len(action_mask) != self.num_actions:
@@ -159,13 +188,29 @@ class PolicyAgent(Agent):
             )
 
 
-def save_policy(path: str | os.PathLike, weights: Weights, metadata: dict[str, Any]) -> Path:
-    """Write weights and metadata atomically (temp file, fsync, then rename)."""
+def check_value_head(value_weights: Any, weights: Weights) -> None:
+    """Raise :class:`AgentFileError` unless ``value_weights`` is a layer list reading the policy's last
+    hidden layer (``weights``) and ending in one output."""
+    check_weights(value_weights, prefix="v")
+    if len(weights) < 2:
+        raise AgentFileError("a value head needs a policy with a hidden layer")
+    width = weights[-2][0].shape[0]
+    if value_weights[0][0].shape[1] != width:
+        raise AgentFileError(f"vw0 {value_weights[0][0].shape} does not read the policy's last hidden layer "
+                             f"({width} units)")
+    if value_weights[-1][0].shape[0] != 1:
+        raise AgentFileError(f"the value head ends in {value_weights[-1][0].shape[0]} outputs, not 1")
+
+
+def save_policy(path: str | os.PathLike, weights: Weights, metadata: dict[str, Any],
+                value_weights: Weights | None = None) -> Path:
+    """Write weights (and a value head), and metadata atomically (temp file, fsync, then rename)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     arrays = {"metadata": np.frombuffer(json.dumps({**metadata, "format": FORMAT}).encode(), np.uint8)}
-    for i, (weight, bias) in enumerate(weights):
-        arrays[f"w{i}"], arrays[f"b{i}"] = weight, bias
+    for prefix, layers in (("", weights), ("v", value_weights or [])):
+        for i, (weight, bias) in enumerate(layers):
+            arrays[f"{prefix}w{i}"], arrays[f"{prefix}b{i}"] = weight, bias
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
@@ -186,8 +231,10 @@ def load_policy(path: str | os.PathLike, deterministic: bool = True, seed: int |
     arrays = _read_arrays(path)
     try:
         metadata = _metadata(arrays.pop("metadata", None))
+        values = {key[1:]: arrays.pop(key) for key in [key for key in arrays if key.startswith("v")]}
         weights = _layers(arrays)
-        return PolicyAgent(weights, metadata, deterministic=deterministic, seed=seed)
+        return PolicyAgent(weights, metadata, deterministic=deterministic, seed=seed,
+                           value_weights=_layers(values, "v") if values else None)
     except AgentFileError as error:
         raise AgentFileError(f"{path}: {error}") from None
 
@@ -204,13 +251,13 @@ def _read_arrays(path: Path) -> dict[str, np.ndarray]:
     try:
         with zipfile.ZipFile(path) as archive:
             members = archive.infolist()
-            if len(members) > 2 * MAX_LAYERS + 1:
-                raise AgentFileError(f"holds {len(members)} entries, more than {2 * MAX_LAYERS + 1}")
+            if len(members) > 4 * MAX_LAYERS + 1:
+                raise AgentFileError(f"holds {len(members)} entries, more than {4 * MAX_LAYERS + 1}")
             arrays: dict[str, np.ndarray] = {}
             for info in members:
                 if not _MEMBER.fullmatch(info.filename):
                     raise AgentFileError(f"unexpected entry {info.filename!r}; an agent file holds metadata.npy, "
-                                         f"w<i>.npy and b<i>.npy")
+                                         f"w<i>.npy and b<i>.npy (and a value head's vw<i>.npy, vb<i>.npy)")
                 key = info.filename[:-4]
                 if key in arrays:
                     raise AgentFileError(f"entry {info.filename!r} appears twice")
@@ -273,12 +320,14 @@ def _metadata(raw: np.ndarray | None) -> dict[str, Any]:
     return metadata
 
 
-def _layers(arrays: dict[str, np.ndarray]) -> Weights:
+def _layers(arrays: dict[str, np.ndarray], prefix: str = "") -> Weights:
     count = sum(key.startswith("w") for key in arrays)
     expected = {f"{kind}{i}" for i in range(count) for kind in "wb"}
     if set(arrays) != expected:
-        missing, extra = sorted(expected - set(arrays)), sorted(set(arrays) - expected)
-        raise AgentFileError(f"layers are not w0, b0, ..., w{count - 1}, b{count - 1}: "
+        missing, extra = (sorted(prefix + key for key in keys) for keys in (expected - set(arrays),
+                                                                             set(arrays) - expected))
+        raise AgentFileError(f"layers are not {prefix}w0, {prefix}b0, ..., {prefix}w{count - 1}, "
+                             f"{prefix}b{count - 1}: "
                              + "; ".join([f"missing {missing}"] * bool(missing) + [f"unexpected {extra}"] * bool(extra)))
     return [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(count)]
 

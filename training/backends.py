@@ -42,5 +42,9 @@ BACKENDS = {
         run_dir_suffix="_rllib",
         options={"--address": "a running Ray cluster (host:port printed by `ray start --head`); default "
                               "RAY_ADDRESS, else Ray starts on this machine"}),
+    "expert": Backend(
+        "expert", "expert iteration: PUCT search with a policy-value network, the network learning the search's "
+        "visit shares and values; presets in configs/train/expert/", "train", "hiddenhand.training.expert.config",
+        "hiddenhand.training.expert.trainer", run_dir_suffix="_expert"),
 }
 DEFAULT = "sb3"

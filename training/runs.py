@@ -445,15 +445,17 @@ def library_versions(extra: Sequence[str] = ()) -> dict[str, str]:
     return versions
 
 
-def export_agent(run_dir: Path, weights: Weights, metadata: dict[str, Any]) -> TrainResult:
-    """Write ``agent.npz`` and its model card ``agent.md`` into ``run_dir``."""
-    agent_path = save_policy(run_dir / "agent.npz", weights, metadata)
+def export_agent(run_dir: Path, weights: Weights, metadata: dict[str, Any],
+                 value_weights: Weights | None = None) -> TrainResult:
+    """Write ``agent.npz`` (with a value head, when given) and its model card ``agent.md`` into ``run_dir``."""
+    agent_path = save_policy(run_dir / "agent.npz", weights, metadata, value_weights)
     write_model_card(agent_path.with_suffix(".md"), metadata)
     return TrainResult(agent_path, metadata)
 
 
 #: The model card's first words per training backend (``metadata["backend"]``, absent for SB3 runs).
-BACKEND_TITLES = {"sb3": "MaskablePPO self-play", "rllib": "RLlib PPO self-play (league)"}
+BACKEND_TITLES = {"sb3": "MaskablePPO self-play", "rllib": "RLlib PPO self-play (league)",
+                  "expert": "Expert iteration (PUCT search with a policy-value network)"}
 
 
 def _warm_start(training_config: dict[str, Any]) -> str:
@@ -471,11 +473,7 @@ def write_model_card(path: Path, metadata: dict[str, Any], evaluation: dict[str,
         f"{metadata['num_players']} players.", "",
         "| field | value |", "|---|---|",
         f"| env options | `{json.dumps(metadata['env_options'])}` |",
-        f"| training steps | {metadata['timesteps']:,} |",
-        f"| wall time | {metadata['wall_time_s']:.0f} s |",
-        f"| env steps/s incl. learning | {metadata['train_steps_per_s']:.0f} |",
-        f"| network | MLP {metadata['training_config']['ppo']['net_arch']}, {metadata['activation']} |",
-        f"| warm start | {_warm_start(metadata['training_config'])} |",
+        *(_expert_rows(metadata) if metadata.get("backend") == "expert" else _ppo_rows(metadata)),
         f"| libraries | {', '.join(f'{k} {v}' for k, v in metadata['libraries'].items())} |", "",
         "## Evaluation during training", "",
         "| opponents | games | win rate | 95% CI | fair share |", "|---|---|---|---|---|",
@@ -488,6 +486,24 @@ def write_model_card(path: Path, metadata: dict[str, Any], evaluation: dict[str,
     lines += ["", "## Training configuration", "", "```json", json.dumps(metadata["training_config"], indent=2), "```"]
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def _ppo_rows(metadata: dict[str, Any]) -> list[str]:
+    return [f"| training steps | {metadata['timesteps']:,} |",
+            f"| wall time | {metadata['wall_time_s']:.0f} s |",
+            f"| env steps/s incl. learning | {metadata['train_steps_per_s']:.0f} |",
+            f"| network | MLP {metadata['training_config']['ppo']['net_arch']}, {metadata['activation']} |",
+            f"| warm start | {_warm_start(metadata['training_config'])} |"]
+
+
+def _expert_rows(metadata: dict[str, Any]) -> list[str]:
+    config = metadata["training_config"]
+    network = config["network"]
+    return [f"| iterations | {metadata['timesteps']:,} ({config['self_play']['games']} games each) |",
+            f"| positions learned | {metadata['positions']:,} |",
+            f"| wall time / CPU time | {metadata['wall_time_s']:.0f} s / {metadata['cpu_time_s']:.0f} s |",
+            f"| network | MLP {network['net_arch']}, {metadata['activation']}; value head {network['value_arch']} |",
+            f"| search | first `{config['search']}`, then `{config['guided_search'] or config['search']}` |"]
 
 
 def next_multiple(steps: int, every: int) -> int:

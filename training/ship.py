@@ -50,7 +50,7 @@ def ship(agent_file: str | Path, name: str, games: int = 1000, seed: int = 0,
                            "ci95": row["ci95"], "fair_share": 1 / players, "mean_score": row["mean_score"]}
         tables.append(result.table().replace(str(agent_file), name))
     meta.update({"name": name, "final_evaluation": final})
-    path = save_policy(Path(out_dir) / f"{name}.npz", agent.weights, meta)
+    path = save_policy(Path(out_dir) / f"{name}.npz", agent.weights, meta, agent.value_weights)
     write_model_card(path.with_suffix(".md"), meta, {"table": "\n\n".join(f"```\n{t}\n```" for t in tables)})
     print("\n\n".join(tables))
     return path

@@ -5,8 +5,11 @@
 * ``ismcts``: single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012), one tree over the
   searcher's information sets, a new determinization per iteration, UCB with availability counts; the
   opponents' decisions are tree nodes as in SO-ISMCTS (see :mod:`.ismcts`).
+* ``puct``: the same tree with AlphaZero's PUCT selection, a policy-value network's prior and its value
+  head at the leaves (``network=<agent file>``; see :mod:`.puct`), trained by expert iteration
+  (``hiddenhand train <game> --backend expert``).
 
-Both take a budget (``iterations`` / ``determinizations``, or ``seconds`` per move, which makes moves
+All take a budget (``iterations`` / ``determinizations``, or ``seconds`` per move, which makes moves
 depend on the machine), a rollout policy (``random``, ``heuristic`` or a trained agent's name), a
 ``horizon`` (plies from the root, ``"round"`` where the game has rounds, or ``None`` for the end of the
 game) after which a position is valued by ``value`` (``"margin"``: every seat's score margin from
@@ -35,8 +38,9 @@ from hiddenhand.envs.core.options import ConfigError
 from .common import SearchAgent, parse_spec
 from .ismcts import ISMCTSAgent
 from .pimc import PIMCAgent
+from .puct import PUCTAgent
 
-ALGORITHMS: dict[str, type[SearchAgent]] = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent}
+ALGORITHMS: dict[str, type[SearchAgent]] = {"ismcts": ISMCTSAgent, "pimc": PIMCAgent, "puct": PUCTAgent}
 
 
 def is_search_spec(name: Any) -> bool:
@@ -59,5 +63,5 @@ def load_agent(name: str, game: Game, seed: int | None) -> Any:
     return load(name, game, seed)
 
 
-__all__ = ["ALGORITHMS", "ISMCTSAgent", "PIMCAgent", "SearchAgent", "is_search_spec",
+__all__ = ["ALGORITHMS", "ISMCTSAgent", "PIMCAgent", "PUCTAgent", "SearchAgent", "is_search_spec",
            "make_search_agent"]

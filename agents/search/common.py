@@ -112,6 +112,10 @@ class SearchAgent(Agent):
         self._agent_id: str | None = None
         self._seat = -1
         self.last_iterations = 0  # iterations (or rollouts) spent on the last move, for reports
+        #: What the last search concluded (None after a forced move), for expert iteration: a distribution
+        #: over the actions (visit shares; PIMC: its best actions) and the seat's value of the position.
+        self.last_policy: np.ndarray | None = None
+        self.last_value: float | None = None
 
     # ------------------------------------------------------------------ the Agent interface
     def reset(self, seed: int | None = None) -> None:
@@ -146,6 +150,7 @@ class SearchAgent(Agent):
         move_seed = int(self._rng.integers(2**63))  # drawn even for a forced move: the stream stays aligned
         if legal.size == 1:
             self.last_iterations = 0
+            self.last_policy = self.last_value = None
             return int(legal[0])
         if self._env.agent_selection != self._agent_id:
             raise RuntimeError(f"{self.algorithm} agent: bound as {self._agent_id!r} but "
@@ -157,7 +162,20 @@ class SearchAgent(Agent):
 
     def search(self, sampler: _Sampler, legal: np.ndarray, rng: np.random.Generator,
                fast: random.Random) -> int:
+        """The move; also sets ``last_iterations``, ``last_policy`` and ``last_value``."""
         raise NotImplementedError
+
+    def _visit_result(self, visits: dict[int, int], values: float, legal: np.ndarray) -> int:
+        """The most visited legal action (ties: the lower id), with ``last_policy`` the visit shares and
+        ``last_value`` ``values`` (the seat's summed value) over the visits."""
+        shares = np.zeros(self.game.num_actions)
+        for action, count in visits.items():
+            shares[action] = count
+        total = shares.sum()
+        self.last_policy = shares / total
+        self.last_value = values / total
+        ranked = [(shares[a], -a) for a in legal.tolist()]
+        return int(-max(ranked)[1])
 
     # ------------------------------------------------------------------ helpers for the algorithms
     def _deadline(self) -> float | None:
@@ -202,7 +220,9 @@ class SearchAgent(Agent):
             return None
         from . import load_agent  # a heuristic or a trained agent, checked against the game
 
-        if name.split(":")[0] in ("ismcts", "pimc"):
+        from . import ALGORITHMS
+
+        if name.split(":")[0] in ALGORITHMS:
             raise ConfigError(f"{self.algorithm} agent: rollout={name!r}: a search agent cannot be a rollout policy")
         return load_agent(name, self.game, seed)
 

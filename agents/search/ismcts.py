@@ -119,5 +119,6 @@ class ISMCTSAgent(SearchAgent):
             elif time.perf_counter() >= deadline:
                 break
         self.last_iterations = done
-        visits = [(root.children[a].visits if a in root.children else -1, -a) for a in legal.tolist()]
-        return int(-max(visits)[1])
+        children = root.children
+        return self._visit_result({a: child.visits for a, child in children.items()},
+                                  sum(child.total for child in children.values()), legal)

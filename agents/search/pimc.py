@@ -52,4 +52,8 @@ class PIMCAgent(SearchAgent):
             elif time.perf_counter() >= deadline:
                 break
         self.last_iterations = done
+        best = totals == totals.max()
+        self.last_policy = np.zeros(self.game.num_actions)
+        self.last_policy[legal[best]] = 1.0 / best.sum()
+        self.last_value = float(totals.max()) / (done * self.rollouts)
         return int(legal[int(np.argmax(totals))])

@@ -1,4 +1,4 @@
-"""Search agents (PIMC, SO-ISMCTS) over the game contract: legal moves, seeded determinism, no use of
+"""Search agents (PIMC, SO-ISMCTS, PUCT without a network) over the game contract: legal moves, seeded determinism, no use of
 hidden information, the time budget, every registered game, and use by name in the game loops.
 Budgets are tiny: these tests check behaviour, not strength."""
 
@@ -21,7 +21,8 @@ from hiddenhand.training.evaluate import evaluate
 
 GAMES = sorted(REGISTRY)
 #: Small budgets per algorithm: a few iterations with a short horizon.
-SMALL = {"ismcts": "ismcts:iterations=6:horizon=12", "pimc": "pimc:determinizations=1:horizon=8"}
+SMALL = {"ismcts": "ismcts:iterations=6:horizon=12", "pimc": "pimc:determinizations=1:horizon=8",
+         "puct": "puct:iterations=6:horizon=12:leaf=rollout"}
 #: Decisions of the search agent checked per game (Koehandel and longer games are not played out).
 DECISIONS = 6
 
@@ -68,7 +69,7 @@ def _search_decisions(env, agent, seat: int, decisions: int, seed: int = 0) -> l
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])
+@pytest.mark.parametrize("algorithm", sorted(SMALL))
 def test_search_plays_legal_moves_in_every_game(game, algorithm):
     env = _env(game)
     env.reset(seed=1)
@@ -78,7 +79,7 @@ def test_search_plays_legal_moves_in_every_game(game, algorithm):
     assert env.unwrapped.game.invariants(env.unwrapped.state_) == []
 
 
-@pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])
+@pytest.mark.parametrize("algorithm", sorted(SMALL))
 def test_search_plays_david_goliath_to_the_end(algorithm):
     env = make("david_goliath", num_players=3, rounds=1)
     agent = load(SMALL[algorithm], env.unwrapped.game)
@@ -89,7 +90,7 @@ def test_search_plays_david_goliath_to_the_end(algorithm):
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])
+@pytest.mark.parametrize("algorithm", sorted(SMALL))
 def test_search_is_deterministic_under_a_seed(game, algorithm):
     runs = []
     for _ in range(2):
@@ -101,7 +102,7 @@ def test_search_is_deterministic_under_a_seed(game, algorithm):
 
 
 @pytest.mark.parametrize("game", GAMES)
-@pytest.mark.parametrize("algorithm", ["ismcts", "pimc"])
+@pytest.mark.parametrize("algorithm", sorted(SMALL))
 def test_search_never_reads_hidden_state(game, algorithm):
     """The move is the same on two envs that differ only in what the mover cannot see: the twin is the
     env re-dealt from the mover's point of view (``determinize``), and the agents share a seed."""
@@ -137,7 +138,7 @@ def test_search_keeps_to_a_time_budget(game):
     raw = env.unwrapped
     me = raw.agent_selection
     budget = 0.1
-    for spec in ("ismcts", "pimc"):
+    for spec in ("ismcts", "pimc", "puct:leaf=rollout"):
         agent = load(spec, raw.game, seed=0, seconds=budget)
         agent.bind(env, me)
         obs = raw.observe(me)

@@ -1,0 +1,125 @@
+"""Expert iteration (``--backend expert``): the network learns the search's visit shares and values, the
+next iteration searches with it, runs resume exactly, presets and configs are checked, and the agent file
+plays alone or inside PUCT."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from hiddenhand.agents import load, load_policy
+from hiddenhand.cli import main
+from hiddenhand.envs import make
+from hiddenhand.envs.core.options import ConfigError
+from hiddenhand.training.backends import BACKENDS
+from hiddenhand.training.expert.config import config_from_dict, load_config, presets
+from hiddenhand.training.expert.trainer import FIELDS, play_games, train
+from hiddenhand.training.runs import Checkpoints
+
+TINY = {
+    "game": "david_goliath", "env": {"num_players": 3, "rounds": 1}, "iterations": 2,
+    "search": "puct:iterations=6:leaf=rollout:horizon=3:value=estimate", "guided_search": "puct:iterations=6",
+    "self_play": {"games": 2, "workers": 1, "baseline_prob": 0.5},
+    "network": {"net_arch": [16], "value_arch": [4]}, "fit": {"epochs": 2, "batch_size": 16},
+    "eval": {"every": 1, "games": 2, "opponents": ["heuristic"]},
+}
+
+
+def tiny(**changes):
+    data = json.loads(json.dumps(TINY))
+    for dotted, value in changes.items():
+        *sections, leaf = dotted.split("__")
+        node = data
+        for section in sections:
+            node = node[section]
+        node[leaf] = value
+    return config_from_dict(data)
+
+
+@pytest.fixture(scope="module")
+def finished(tmp_path_factory):
+    run = tmp_path_factory.mktemp("expert") / "run"
+    train(tiny(), run, progress=False)
+    return run
+
+
+def test_games_record_the_searchers_decisions_with_targets():
+    config = tiny()
+    data = play_games(config, None, 1, [0, 1])
+    size = len(data["masks"])
+    assert size > 0 and all(len(data[key]) == size for key in FIELDS)
+    assert np.allclose(data["policies"].sum(axis=1), 1.0)
+    assert not (data["policies"] * ~data["masks"]).any()  # visit shares only on legal actions
+    assert set(np.unique(data["outcomes"])) <= {-1.0, 0.0, 1.0}  # win/loss rewards (3 players: ties 2/k-1)
+    assert np.all(np.abs(data["search_values"]) <= 1)
+    again = play_games(config, None, 1, [0, 1])
+    assert all(np.array_equal(data[key], again[key]) for key in FIELDS)  # a game depends on (seed, iteration, index)
+    # the baseline seats' decisions are not learned: fewer than every decision of the 2 games of 15 tricks
+    assert size < 2 * 15 * 3
+
+
+def test_a_run_learns_and_exports_a_policy_value_agent(finished):
+    agent = load_policy(finished / "agent.npz")
+    assert agent.value_weights is not None and agent.metadata["backend"] == "expert"
+    assert agent.metadata["timesteps"] == 2 and [row["iteration"] for row in agent.metadata["history"]] == [1, 2]
+    assert "heuristic" in agent.metadata["evaluation_during_training"]
+    game = make("david_goliath", num_players=3, rounds=1).unwrapped.game
+    load(str(finished / "agent.npz"), game)
+    puct = load("puct:iterations=4", game, network=str(finished / "agent.npz"))
+    assert puct.network.value_weights is not None
+    card = (finished / "agent.md").read_text()
+    assert "Expert iteration" in card and "| iterations | 2 (2 games each) |" in card
+
+
+def test_a_resumed_run_equals_an_uninterrupted_one(finished, tmp_path):
+    """Iteration 2 resumed from the checkpoint of iteration 1 plays the same games and learns the same
+    network as the run that never stopped."""
+    run = tmp_path / "run"
+    train(tiny(iterations=1), run, progress=False)
+    train(tiny(), run, resume=True, progress=False)
+    a, b = load_policy(run / "agent.npz"), load_policy(finished / "agent.npz")
+    for (wa, ba), (wb, bb) in zip(a.weights + a.value_weights, b.weights + b.value_weights):
+        assert np.array_equal(wa, wb) and np.array_equal(ba, bb)
+
+
+def test_a_damaged_checkpoint_falls_back_to_the_one_before(finished, tmp_path):
+    run = tmp_path / "run"
+    shutil.copytree(finished, run)
+    newest = Checkpoints(run, ()).candidates()[0]
+    (newest / "positions.npz").write_bytes(b"broken")
+    (run / "agent.npz").unlink()
+    result = train(tiny(), run, resume=True, progress=False)
+    assert result.metadata["timesteps"] == 2
+    assert (run / "checkpoints" / "skipped" / newest.name).is_dir()
+
+
+@pytest.mark.parametrize("changes, match", [
+    ({"guided_search": "ismcts"}, "'guided_search' must be a puct spec"),
+    ({"guided_search": "puct:network=david_goliath_4p"}, "'guided_search' must be a puct spec without 'network'"),
+    ({"search": "heuristic"}, "'search' must be a search agent spec"),
+    ({"search": "puct"}, "'search' = 'puct': .*leaf='network' needs a network"),
+    ({"search": "ismcts:depth=3"}, "unknown option"),
+    ({"self_play__baselines": ["nobody"]}, "'self_play.baselines\\[0\\]' must be one of"),
+    ({"fit__value_mix": 1.5}, "'fit.value_mix' must be in \\[0, 1\\]"),
+    ({"env": {"num_players": 9}}, "invalid 'env' options"),
+])
+def test_bad_configs_name_the_key(changes, match):
+    with pytest.raises(ConfigError, match=match):
+        tiny(**changes)
+
+
+def test_presets_load_and_the_backend_is_offered(tmp_path, capsys):
+    assert "expert" in BACKENDS
+    for name in presets():
+        assert load_config(name).game
+    path = tmp_path / "tiny.yaml"
+    path.write_text(json.dumps({**TINY, "iterations": 1}))
+    run = tmp_path / "run"
+    assert main(["train", "david_goliath", "--backend", "expert", "--config", str(path), "--run-dir", str(run),
+                 "--no-progress"]) == 0
+    assert (run / "agent.npz").is_file()
+    assert main(["train", "david_goliath", "--backend", "expert", "--config", str(path), "--run-dir", str(run)]) == 2
+    assert "already holds an earlier run" in capsys.readouterr().err

@@ -1,0 +1,134 @@
+"""Expert-iteration presets (``configs/train/expert/``): YAML -> a validated, immutable :class:`ExpertConfig`.
+
+Keys left out take the defaults below; every problem is a ``ConfigError`` naming the file, the dotted key
+and what is allowed (the rules of :mod:`hiddenhand.training.config`, whose reader and checks this reuses).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hiddenhand import envs
+from hiddenhand.agents import load as load_agent
+from hiddenhand.agents.search import ALGORITHMS, PUCTAgent, is_search_spec, parse_spec
+from hiddenhand.envs.core.options import ConfigError
+
+from ..config import BASELINES, PRESET_DIR as SB3_PRESET_DIR, EvalConfig, _build, _field, read_yaml, set_dotted
+
+PRESET_DIR = SB3_PRESET_DIR / "expert"
+#: Keys a resumed run may change without ``force``: run more (or fewer) iterations.
+RESUMABLE = ("iterations",)
+
+
+@dataclass(frozen=True)
+class SelfPlayGames:
+    """The games each iteration plays: search in one seat (rotating) at least, each other seat a baseline
+    with probability ``baseline_prob`` and else the search too. Only the search's decisions are learned."""
+
+    games: int = _field(40, min=1, max=100_000)
+    baseline_prob: float = _field(0.0, min=0, max=1)
+    baselines: list[str] = _field(["heuristic"], choices=BASELINES, nonempty=True)
+    #: Processes playing the games (the records do not depend on it).
+    workers: int = _field(2, min=1, max=256)
+
+
+@dataclass(frozen=True)
+class NetworkConfig:
+    """The policy-value network: a trunk of ``net_arch`` layers, the policy head (one logit per action) and
+    a value head of ``value_arch`` layers then one ``tanh`` output, all on the trunk's last layer."""
+
+    net_arch: list[int] = _field([256, 256], min=1, max=8192, nonempty=True, max_len=16)
+    value_arch: list[int] = _field([64], min=1, max=8192, max_len=8)
+    activation: str = _field("tanh", choices=("tanh", "relu"))
+
+
+@dataclass(frozen=True)
+class FitConfig:
+    """How the network learns each iteration, from the positions of the last ``window`` iterations."""
+
+    window: int = _field(4, min=1, max=1000)
+    epochs: int = _field(4, min=1, max=1000)
+    batch_size: int = _field(256, min=2, max=1_000_000)
+    learning_rate: float = _field(1e-3, gt=0, max=1)
+    weight_decay: float = _field(1e-5, min=0, max=1)
+    #: The value target: ``(1 - value_mix) * the seat's final reward + value_mix * the search's value``.
+    value_mix: float = _field(0.5, min=0, max=1)
+    value_weight: float = _field(1.0, min=0, max=100)
+
+
+@dataclass(frozen=True)
+class ExpertConfig:
+    """An expert-iteration run: ``env`` as for ``hiddenhand.envs.make(game, **env)``."""
+
+    game: str = field(metadata={"choices": tuple(envs.REGISTRY)})
+    env: dict = field(default_factory=dict)
+    seed: int = _field(0, min=0, max=2**31 - 1)
+    iterations: int = _field(10, min=1, max=1_000_000)
+    #: The teacher of the first iteration (no network yet): a search spec, e.g. PUCT with a uniform prior
+    #: and rollouts, ``"puct:leaf=rollout:horizon=4:value=estimate:rollout=heuristic"``, or ISMCTS, PIMC.
+    search: str = _field("puct:leaf=rollout:value=win")
+    #: The search of the later iterations, given the latest network (``network=`` is added); empty: the
+    #: first teacher throughout (the network then only learns from it).
+    guided_search: str = _field("puct")
+    torch_threads: int = _field(1, min=1, max=256)
+    self_play: SelfPlayGames = field(default_factory=SelfPlayGames)
+    network: NetworkConfig = field(default_factory=NetworkConfig)
+    fit: FitConfig = field(default_factory=FitConfig)
+    eval: EvalConfig = field(default_factory=EvalConfig)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def search_spec(self, network: str | None) -> str:
+        """The search of an iteration: the first teacher without a network, else the guided one with it."""
+        if network is None or not self.guided_search:
+            return self.search
+        return f"{self.guided_search}:network={network}"
+
+
+def presets() -> list[str]:
+    return sorted(path.stem for path in PRESET_DIR.glob("*.yaml"))
+
+
+def load_config(path: str | os.PathLike) -> ExpertConfig:
+    """Load and validate a YAML file, or an expert-iteration preset by name."""
+    file = Path(path)
+    if not file.is_file():
+        if str(path) not in presets():
+            raise ConfigError(f"config file not found: {str(path)!r}; expert presets: {presets()}")
+        file = PRESET_DIR / f"{path}.yaml"
+    return config_from_dict(read_yaml(file), source=str(file))
+
+
+def config_from_dict(data: Any, source: str = "<dict>") -> ExpertConfig:
+    """Validate a mapping: each key's type and range, then that the env builds and both searches load
+    for it (the guided one needs the PUCT algorithm, which reads the network)."""
+    config = _build(ExpertConfig, data, "", source)
+    try:
+        env = envs.make(config.game, **config.env)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{source}: invalid 'env' options for game {config.game!r}: {exc}") from None
+    game = env.unwrapped.game
+    for key, spec in (("search", config.search), ("guided_search", config.guided_search)):
+        if key == "guided_search" and not spec:
+            continue
+        if not is_search_spec(spec):
+            raise ConfigError(f"{source}: '{key}' must be a search agent spec ({sorted(ALGORITHMS)}), got {spec!r}")
+        name, options = parse_spec(spec)
+        if key == "guided_search" and (name != PUCTAgent.algorithm or "network" in options):
+            raise ConfigError(f"{source}: 'guided_search' must be a puct spec without 'network' (the run adds "
+                              f"its latest network), got {spec!r}")
+        try:
+            load_agent(spec if key == "search" else f"{spec}:leaf=rollout", game)
+        except (ConfigError, ValueError) as exc:
+            raise ConfigError(f"{source}: '{key}' = {spec!r}: {exc}") from None
+    return config
+
+
+def with_overrides(config: ExpertConfig, overrides: dict[str, Any]) -> ExpertConfig:
+    """A re-validated copy with dotted keys set, e.g. ``{"self_play.games": 20}``."""
+    return config_from_dict(set_dotted(config.to_dict(), overrides), source="<overrides>")
