@@ -503,7 +503,8 @@ def _expert_rows(metadata: dict[str, Any]) -> list[str]:
             f"| positions learned | {metadata['positions']:,} |",
             f"| wall time / CPU time | {metadata['wall_time_s']:.0f} s / {metadata['cpu_time_s']:.0f} s |",
             f"| network | MLP {network['net_arch']}, {metadata['activation']}; value head {network['value_arch']} |",
-            f"| search | first `{config['search']}`, then `{config['guided_search'] or config['search']}` |"]
+            f"| search | first `{config['search']}`, then "
+            f"`{config['search'] if config['guided_search'] == 'none' else config['guided_search']}` |"]
 
 
 def next_multiple(steps: int, every: int) -> int:

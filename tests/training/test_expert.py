@@ -74,12 +74,17 @@ def test_a_run_learns_and_exports_a_policy_value_agent(finished):
     assert "Expert iteration" in card and "| iterations | 2 (2 games each) |" in card
 
 
-def test_a_resumed_run_equals_an_uninterrupted_one(finished, tmp_path):
+@pytest.mark.parametrize("network", [None, {"kind": "per_action", "net_arch": [3], "value_arch": [4]}])
+def test_a_resumed_run_equals_an_uninterrupted_one(finished, tmp_path, network):
     """Iteration 2 resumed from the checkpoint of iteration 1 plays the same games and learns the same
     network as the run that never stopped."""
+    changes = {"network": network} if network else {}
+    if network:
+        finished = tmp_path / "straight"
+        train(tiny(**changes), finished, progress=False)
     run = tmp_path / "run"
-    train(tiny(iterations=1), run, progress=False)
-    train(tiny(), run, resume=True, progress=False)
+    train(tiny(iterations=1, **changes), run, progress=False)
+    train(tiny(**changes), run, resume=True, progress=False)
     a, b = load_policy(run / "agent.npz"), load_policy(finished / "agent.npz")
     for (wa, ba), (wb, bb) in zip(a.weights + a.value_weights, b.weights + b.value_weights):
         assert np.array_equal(wa, wb) and np.array_equal(ba, bb)
@@ -123,3 +128,41 @@ def test_presets_load_and_the_backend_is_offered(tmp_path, capsys):
     assert (run / "agent.npz").is_file()
     assert main(["train", "david_goliath", "--backend", "expert", "--config", str(path), "--run-dir", str(run)]) == 2
     assert "already holds an earlier run" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind, arch", [("mlp", [12, 8]), ("per_action", [6])])
+def test_the_numpy_export_computes_what_the_network_computes(kind, arch):
+    """Both kinds export to plain dense layers (the agent file format) without loss: the same logits and
+    values for the same observations."""
+    import torch
+
+    from hiddenhand.agents import PolicyAgent
+    from hiddenhand.training.expert.network import PolicyValueNet, export
+
+    config = tiny(network={"kind": kind, "net_arch": arch, "value_arch": [5]})
+    env = make("david_goliath", num_players=3, rounds=1)
+    env.reset(seed=0)
+    layout = env.unwrapped.observer.layout
+    torch.manual_seed(0)
+    net = PolicyValueNet(layout, 90, config.network)
+    with torch.no_grad():
+        for parameter in net.parameters():
+            parameter.normal_(0, 0.3)
+    observations = np.stack([env.unwrapped.observe(agent)["observation"] for agent in env.possible_agents])
+    with torch.no_grad():
+        logits, values = net(torch.as_tensor(observations))
+    policy, value = export(net)
+    agent = PolicyAgent(policy, {"activation": "tanh"}, value_weights=value)
+    got_logits, got_values = agent.evaluate(observations)
+    assert np.allclose(got_logits, logits.numpy(), atol=1e-4) and np.allclose(got_values, values.numpy(), atol=1e-5)
+    if kind == "per_action":
+        assert policy[0][0].shape == (90 * 6, layout.size)
+
+
+def test_per_action_needs_blocks_laid_out_per_action():
+    with pytest.raises(ConfigError, match="'network.kind' = 'per_action' needs observation blocks"):
+        config_from_dict({**TINY, "game": "koehandel", "env": {"num_players": 3},
+                          "search": "pimc:determinizations=1:horizon=4", "guided_search": "none",
+                          "network": {"kind": "per_action", "net_arch": [4]}})
+    with pytest.raises(ConfigError, match="must be one width with kind per_action"):
+        tiny(network={"kind": "per_action", "net_arch": [4, 4]})

@@ -39,8 +39,14 @@ class SelfPlayGames:
 @dataclass(frozen=True)
 class NetworkConfig:
     """The policy-value network: a trunk of ``net_arch`` layers, the policy head (one logit per action) and
-    a value head of ``value_arch`` layers then one ``tanh`` output, all on the trunk's last layer."""
+    a value head of ``value_arch`` layers then one ``tanh`` output, all on the trunk's last layer.
 
+    ``kind: per_action`` shares one scorer over the actions (for games whose observation has blocks laid
+    out per action, such as David & Goliath's cards): each action's ``net_arch[0]`` units read that
+    action's entries of those blocks, the whole observation and a learned embedding of the action, and
+    its logit is a shared linear function of its units (see :mod:`.network`)."""
+
+    kind: str = _field("mlp", choices=("mlp", "per_action"))
     net_arch: list[int] = _field([256, 256], min=1, max=8192, nonempty=True, max_len=16)
     value_arch: list[int] = _field([64], min=1, max=8192, max_len=8)
     activation: str = _field("tanh", choices=("tanh", "relu"))
@@ -71,8 +77,8 @@ class ExpertConfig:
     #: The teacher of the first iteration (no network yet): a search spec, e.g. PUCT with a uniform prior
     #: and rollouts, ``"puct:leaf=rollout:horizon=4:value=estimate:rollout=heuristic"``, or ISMCTS, PIMC.
     search: str = _field("puct:leaf=rollout:value=win")
-    #: The search of the later iterations, given the latest network (``network=`` is added); empty: the
-    #: first teacher throughout (the network then only learns from it).
+    #: The search of the later iterations, given the latest network (``network=`` is added); ``"none"``:
+    #: the first teacher throughout (the network then only learns from it).
     guided_search: str = _field("puct")
     torch_threads: int = _field(1, min=1, max=256)
     self_play: SelfPlayGames = field(default_factory=SelfPlayGames)
@@ -83,11 +89,17 @@ class ExpertConfig:
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
-    def search_spec(self, network: str | None) -> str:
-        """The search of an iteration: the first teacher without a network, else the guided one with it."""
-        if network is None or not self.guided_search:
-            return self.search
-        return f"{self.guided_search}:network={network}"
+    def teacher(self, network: str | None) -> tuple[str, dict[str, Any]]:
+        """(search spec, keyword options) of an iteration: the first teacher without a network (or with
+        ``guided_search: none``), else the guided search reading ``network``."""
+        if network is None or self.guided_search == "none":
+            return self.search, {}
+        return self.guided_search, {"network": network}
+
+
+def action_blocks(layout, actions: int) -> list[str]:
+    """The observation blocks laid out per action (their last dimension is the number of actions)."""
+    return [name for name, shape in layout.shapes.items() if shape[-1] == actions]
 
 
 def presets() -> list[str]:
@@ -113,8 +125,15 @@ def config_from_dict(data: Any, source: str = "<dict>") -> ExpertConfig:
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"{source}: invalid 'env' options for game {config.game!r}: {exc}") from None
     game = env.unwrapped.game
+    if config.network.kind == "per_action":
+        if len(config.network.net_arch) != 1:
+            raise ConfigError(f"{source}: 'network.net_arch' must be one width with kind per_action, got "
+                              f"{config.network.net_arch}")
+        if not action_blocks(env.unwrapped.observer.layout, game.num_actions):
+            raise ConfigError(f"{source}: 'network.kind' = 'per_action' needs observation blocks laid out per "
+                              f"action, which {config.game} has not; allowed: 'mlp'")
     for key, spec in (("search", config.search), ("guided_search", config.guided_search)):
-        if key == "guided_search" and not spec:
+        if key == "guided_search" and spec == "none":
             continue
         if not is_search_spec(spec):
             raise ConfigError(f"{source}: '{key}' must be a search agent spec ({sorted(ALGORITHMS)}), got {spec!r}")
@@ -122,7 +141,7 @@ def config_from_dict(data: Any, source: str = "<dict>") -> ExpertConfig:
         if key == "guided_search" and (name != PUCTAgent.algorithm or "network" in options):
             raise ConfigError(f"{source}: 'guided_search' must be a puct spec without 'network' (the run adds "
                               f"its latest network), got {spec!r}")
-        try:
+        try:  # (the guided search is tried without its network, so with rollouts at the leaves)
             load_agent(spec if key == "search" else f"{spec}:leaf=rollout", game)
         except (ConfigError, ValueError) as exc:
             raise ConfigError(f"{source}: '{key}' = {spec!r}: {exc}") from None

@@ -1,9 +1,18 @@
 """The policy-value network of expert iteration (torch), its fit to search targets, and its numpy export.
 
-A trunk of linear layers with an activation, a policy head (one logit per action) and a value head
-(``value_arch`` layers, then one output through ``tanh``), both on the trunk's last layer: exactly what
-an agent file with a value head holds (:mod:`hiddenhand.agents.trained`), so :func:`export` and
-:func:`load_weights` convert without loss.
+Two kinds, both exported without loss to an agent file with a value head (:mod:`hiddenhand.agents.trained`:
+dense layers, the policy's logits last, the value head on the last hidden layer), so that the agent plays
+with plain numpy:
+
+* ``mlp``: a trunk of linear layers with an activation, a policy head (one logit per action) and a value
+  head (``value_arch`` layers, then one output through ``tanh``) on the trunk's last layer.
+* ``per_action``: one scorer shared by all actions. Action ``a`` has ``h`` units
+  ``act(U x_a + G o + e_a + b)``: ``x_a`` its entries of the observation blocks laid out per action
+  (in David & Goliath: the card in hand, in the trick, unseen, what taking it would add), ``o`` the whole
+  observation, ``e_a`` a learned embedding; its logit is ``v . units_a + c``. Learning one scorer for
+  every card needs far fewer positions than a dense layer per card. Exported, the units of all actions
+  form one dense hidden layer (``actions * h`` wide) and the policy head is block-diagonal; the value head
+  reads all the units.
 """
 
 from __future__ import annotations
@@ -13,52 +22,102 @@ import torch
 
 from hiddenhand.agents.trained import Weights
 
-from .config import FitConfig, NetworkConfig
+from .config import FitConfig, NetworkConfig, action_blocks
 
 ACTIVATIONS = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}
 
 
+def _linears(widths: list[int]) -> torch.nn.ModuleList:
+    return torch.nn.ModuleList(torch.nn.Linear(a, b) for a, b in zip(widths, widths[1:]))
+
+
 class PolicyValueNet(torch.nn.Module):
-    def __init__(self, inputs: int, actions: int, config: NetworkConfig):
+    """Either kind (``config.kind``) over a game's observation ``layout`` and ``actions`` actions."""
+
+    def __init__(self, layout, actions: int, config: NetworkConfig):
         super().__init__()
-        widths = [inputs, *config.net_arch]
-        self.trunk = torch.nn.ModuleList(torch.nn.Linear(a, b) for a, b in zip(widths, widths[1:]))
-        self.policy = torch.nn.Linear(widths[-1], actions)
-        values = [widths[-1], *config.value_arch]
-        self.value_layers = torch.nn.ModuleList(torch.nn.Linear(a, b) for a, b in zip(values, values[1:]))
-        self.value = torch.nn.Linear(values[-1], 1)
+        self.kind, self.actions, self.inputs = config.kind, actions, layout.size
         self.activation = ACTIVATIONS[config.activation]()
+        if config.kind == "mlp":
+            self.trunk = _linears([layout.size, *config.net_arch])
+            self.policy = torch.nn.Linear(config.net_arch[-1], actions)
+            width = config.net_arch[-1]
+        else:
+            # observation positions of each action's entries: (features, actions)
+            index = np.concatenate([np.arange(layout.size)[layout.slices[name]].reshape(-1, actions)
+                                    for name in action_blocks(layout, actions)])
+            self.register_buffer("index", torch.as_tensor(index))
+            units = self.units = config.net_arch[0]
+            self.own = torch.nn.Linear(len(index), units)          # U and b
+            self.whole = torch.nn.Linear(layout.size, units, bias=False)  # G
+            self.embedding = torch.nn.Parameter(torch.zeros(actions, units))  # e_a
+            self.score = torch.nn.Linear(units, 1)                  # v and c
+            width = actions * units
+        self.value_layers = _linears([width, *config.value_arch])
+        self.value = torch.nn.Linear(([width, *config.value_arch])[-1], 1)
+
+    def hidden_and_logits(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        if self.kind == "mlp":
+            hidden = observations
+            for layer in self.trunk:
+                hidden = self.activation(layer(hidden))
+            return hidden, self.policy(hidden)
+        own = observations[:, self.index].transpose(1, 2)  # (batch, actions, features)
+        units = self.activation(self.own(own) + self.whole(observations)[:, None, :] + self.embedding)
+        return units.flatten(1), self.score(units).squeeze(-1)
 
     def forward(self, observations: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        hidden = observations
-        for layer in self.trunk:
-            hidden = self.activation(layer(hidden))
-        logits = self.policy(hidden)
+        hidden, logits = self.hidden_and_logits(observations)
         for layer in self.value_layers:
             hidden = self.activation(layer(hidden))
         return logits, torch.tanh(self.value(hidden)).squeeze(-1)
 
+    def policy_layers(self) -> Weights:
+        """The policy as dense (weight, bias) pairs."""
+        if self.kind == "mlp":
+            return _pairs([*self.trunk, self.policy])
+        a, h = self.actions, self.units
+        own, whole = _array(self.own.weight), _array(self.whole.weight)
+        first = np.tile(whole, (a, 1))  # (a * h, inputs): every action's units read the whole observation
+        index = self.index.numpy()
+        for action in range(a):
+            np.add.at(first[action * h:(action + 1) * h].T, index[:, action], own.T)
+        bias = (_array(self.own.bias) + _array(self.embedding)).reshape(-1)
+        head = np.zeros((a, a * h), np.float32)
+        for action in range(a):
+            head[action, action * h:(action + 1) * h] = _array(self.score.weight)[0]
+        return [(first, bias), (head, np.full(a, _array(self.score.bias)[0], np.float32))]
+
+
+def _array(tensor: torch.Tensor) -> np.ndarray:
+    return tensor.detach().cpu().numpy().astype(np.float32)
+
 
 def _pairs(layers) -> Weights:
-    return [(layer.weight.detach().cpu().numpy().copy(), layer.bias.detach().cpu().numpy().copy()) for layer in layers]
+    return [(_array(layer.weight), _array(layer.bias)) for layer in layers]
 
 
 def export(net: PolicyValueNet) -> tuple[Weights, Weights]:
     """(policy layers, value head layers) as numpy (weight, bias) pairs, for an agent file."""
-    return _pairs([*net.trunk, net.policy]), _pairs([*net.value_layers, net.value])
+    return net.policy_layers(), _pairs([*net.value_layers, net.value])
 
 
-def load_weights(net: PolicyValueNet, policy: Weights, value: Weights) -> None:
-    """Set ``net``'s parameters from an agent file's layers (shapes must match)."""
-    layers = [*net.trunk, net.policy, *net.value_layers, net.value]
-    pairs = [*policy, *value]
-    if [tuple(layer.weight.shape) for layer in layers] != [w.shape for w, _ in pairs]:
-        raise ValueError(f"the network file's layers {[w.shape for w, _ in pairs]} do not fit the configured network "
-                         f"{[tuple(layer.weight.shape) for layer in layers]}")
+def parameters_as_arrays(net: PolicyValueNet) -> dict[str, np.ndarray]:
+    """Every parameter by name (a checkpoint's ``parameters.npz``; a per-action net's own parameters are
+    not recoverable from its dense export)."""
+    return {name: _array(value) for name, value in net.state_dict().items() if name != "index"}
+
+
+def load_arrays(net: PolicyValueNet, arrays: dict[str, np.ndarray]) -> None:
+    """Set ``net``'s parameters from :func:`parameters_as_arrays` (names and shapes must match)."""
+    state = net.state_dict()
+    expected = {name: tuple(value.shape) for name, value in state.items() if name != "index"}
+    found = {name: tuple(value.shape) for name, value in arrays.items()}
+    if found != expected:
+        raise ValueError(f"the parameters {found} do not fit the configured network {expected}")
     with torch.no_grad():
-        for layer, (weight, bias) in zip(layers, pairs):
-            layer.weight.copy_(torch.as_tensor(weight))
-            layer.bias.copy_(torch.as_tensor(bias))
+        for name, value in arrays.items():
+            state[name].copy_(torch.as_tensor(value))
 
 
 def fit(net: PolicyValueNet, data: dict[str, np.ndarray], config: FitConfig, seed: int) -> dict[str, float]:

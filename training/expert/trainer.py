@@ -8,7 +8,8 @@ Iteration ``k`` (1-based) plays ``self_play.games`` games over ``self_play.worke
 previous iteration. Every decision of a searching seat with a choice is kept: the observation, the legal
 mask, the search's visit shares (``last_policy``) and value (``last_value``), and the seat's final
 win/loss reward. The network is then fitted to the positions of the last ``fit.window`` iterations and
-checkpointed with them (``network.npz``, an agent file with a value head; ``positions.npz``), so an
+checkpointed with them (``network.npz``, an agent file with a value head; ``parameters.npz``, the
+torch parameters; ``positions.npz``), so an
 interrupted run resumes at the iteration it was in and plays the same games (each game's seed depends on
 the run's seed, the iteration and the game's index only). The run's agent (``agent.npz``) is the network:
 its policy plays alone as any agent file, and ``puct:network=<file>`` searches with it.
@@ -34,9 +35,9 @@ from hiddenhand.envs.core.rewards import winner_rewards
 from ..runs import Checkpoints, TrainResult, check_run_dir, evaluate_policy, export_agent, finished_run, \
     library_versions, open_run
 from .config import RESUMABLE, ExpertConfig
-from .network import PolicyValueNet, export, fit, load_weights
+from .network import PolicyValueNet, export, fit, load_arrays, parameters_as_arrays
 
-CHECKPOINT_FILES = ("network.npz", "positions.npz")
+CHECKPOINT_FILES = ("network.npz", "parameters.npz", "positions.npz")
 FIELDS = ("observations", "masks", "policies", "search_values", "outcomes")
 
 
@@ -54,8 +55,7 @@ def play_games(config: ExpertConfig, network: str | None, iteration: int, indice
     raw = env.unwrapped
     game, n = raw.game, raw.game.num_players
     transform = INPUT_TRANSFORMS[raw.observer.policy_input]
-    spec, options = (config.search, {}) if network is None or not config.guided_search else \
-        (config.guided_search, {"network": network})
+    spec, options = config.teacher(network)
     searchers = [load(spec, game, **options) for _ in range(n)]
     baselines = {name: [load(name, game) for _ in range(n)] for name in config.self_play.baselines}
     rows: dict[str, list] = {key: [] for key in FIELDS}
@@ -112,17 +112,18 @@ def write_checkpoint(folder: Path, net: PolicyValueNet, metadata: dict[str, Any]
                      window: list[dict[str, np.ndarray]]) -> None:
     policy, value = export(net)
     save_policy(folder / "network.npz", policy, metadata, value)
+    with open(folder / "parameters.npz", "wb") as handle:
+        np.savez(handle, **parameters_as_arrays(net))
     arrays = {f"{key}_{i}": part[key] for i, part in enumerate(window) for key in FIELDS}
     with open(folder / "positions.npz", "wb") as handle:
         np.savez_compressed(handle, **arrays)
 
 
 def load_checkpoint(path: Path, net: PolicyValueNet) -> tuple[list[dict[str, np.ndarray]], dict[str, Any]]:
-    """Set ``net`` from the checkpoint's network; (the window of positions, the progress record)."""
-    agent = load_policy(path / "network.npz")
-    if agent.value_weights is None:
-        raise ValueError("network.npz has no value head")
-    load_weights(net, agent.weights, agent.value_weights)
+    """Set ``net`` from the checkpoint's parameters; (the window of positions, the progress record)."""
+    load_policy(path / "network.npz")  # the workers' file must load too
+    with np.load(path / "parameters.npz", allow_pickle=False) as data:
+        load_arrays(net, {key: data[key] for key in data.files})
     with np.load(path / "positions.npz", allow_pickle=False) as data:
         count = len({key.rsplit("_", 1)[1] for key in data.files})
         window = [{key: data[f"{key}_{i}"] for key in FIELDS} for i in range(count)]
@@ -158,7 +159,7 @@ def train(config: ExpertConfig, run_dir: str | Path, resume: bool = False, progr
     torch.set_num_threads(config.torch_threads)
     metadata = expert_metadata(config, name)
     env = make_env(config.game, **config.env).unwrapped
-    net = PolicyValueNet(env.observer.layout.size, env.game.num_actions, config.network)
+    net = PolicyValueNet(env.observer.layout, env.game.num_actions, config.network)
     loaded = open_run(run_dir, checkpoints, config.to_dict(), resume=resume, overwrite=overwrite,
                       load=lambda path: load_checkpoint(path, net))
     window, record = loaded if loaded is not None else ([], {"num_timesteps": 0, "wall_time_s": 0.0})
