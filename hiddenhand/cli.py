@@ -35,8 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--save-records", default=None, metavar="FILE",
                       help="write the games (seeds, line-ups, action histories) as JSON, for serve --records DIR")
 
-    quick = sub.add_parser("quickstart", help="the main job: train a David & Goliath agent with the quick "
-                           "preset, then evaluate it against random and heuristic opponents")
+    quick = sub.add_parser("quickstart", help="the main job: train a 2-player Rattus agent from scratch (preset "
+                           "rattus_2p_quick), then evaluate it against random and heuristic opponents")
     quick.add_argument("--run-dir", default="runs/quickstart")
     quick.add_argument("--games", type=int, default=400, help="evaluation games per opponent line-up")
 

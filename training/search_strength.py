@@ -16,6 +16,7 @@ import numpy as np
 
 from hiddenhand.agents import Agent, load
 from hiddenhand.agents.tournament import play_games, wilson_interval
+from hiddenhand.training.config import parse_overrides
 
 
 class TimedAgent(Agent):
@@ -71,8 +72,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--opponent", default="heuristic")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                        help="an env option (YAML value), e.g. --env card_features=true")
     args = parser.parse_args(argv)
-    row = measure(args.game, args.agent, args.players, args.games, args.opponent, args.seed)
+    row = measure(args.game, args.agent, args.players, args.games, args.opponent, args.seed, parse_overrides(args.env))
     low, high = row["ci95"]
     print(f"{args.agent} against {args.players - 1} x {args.opponent} ({args.game}, {args.players} players, "
           f"{args.games} games): {row['win_rate']:.1%} [{low:.1%}, {high:.1%}], fair share {row['fair_share']:.1%}; "
