@@ -10,7 +10,7 @@ policy for the mover's observation in this determinization (renormalised over th
 node and values its position: with ``leaf="network"`` every seat's value head reading of its own
 observation there (a finished game: the win/loss rewards), with ``leaf="rollout"`` a rollout to the
 horizon valued by ``value`` (as ISMCTS). Without a network the prior is uniform (and leaves need
-rollouts). The move is the most visited root action; ``last_policy`` (the root's visit shares) and
+rollouts: ``puct`` alone is ISMCTS with PUCT's selection). The move is the most visited root action; ``last_policy`` (the root's visit shares) and
 ``last_value`` (the seat's mean value over the iterations) are what expert iteration learns from.
 
 The network is an agent file with a value head (``network=<name or path>``; trained by
@@ -53,8 +53,9 @@ class PUCTAgent(SearchAgent):
         Option("c", 1.5, Float(0.0), "PUCT exploration constant (values are win/loss rewards in [-1, 1])"),
         Option("network", None, Optional(Text()), "a policy-value agent file (shipped name or path): prior and "
                                                   "leaf values; None: a uniform prior"),
-        Option("leaf", "network", Choice("network", "rollout"), "a new leaf's value: the network's value head, "
-                                                                "or a rollout to the horizon valued by 'value'"),
+        Option("leaf", None, Optional(Choice("network", "rollout")),
+               "a new leaf's value: 'network' (its value head), 'rollout' (a rollout to the horizon valued by "
+               "'value'); None: 'network' when the network has a value head, else 'rollout'"),
         Option("redeals", None, Optional(Int(1, 10_000_000)), "None: a new re-deal every iteration; else a "
                                                                "pool of this many re-deals used in turn"),
         *COMMON_OPTIONS,
@@ -65,7 +66,9 @@ class PUCTAgent(SearchAgent):
         self.iterations: int = self.options["iterations"]
         self.c: float = self.options["c"]
         self.network = self._load_network(self.options["network"])
-        if self.options["leaf"] == "network" and (self.network is None or self.network.value_weights is None):
+        valued = self.network is not None and self.network.value_weights is not None
+        self.leaf: str = self.options["leaf"] or ("network" if valued else "rollout")
+        if self.leaf == "network" and not valued:
             raise ConfigError("puct agent: leaf='network' needs a network with a value head (network=<agent file>); "
                               "without one use leaf='rollout'")
         if self._observer is None and self.network is not None:
@@ -97,7 +100,7 @@ class PUCTAgent(SearchAgent):
         return dict(zip(actions, (weights / weights.sum()).tolist()))
 
     def _leaf_values(self, state, plies: int, limit, round_, rng, fast) -> list[float]:
-        if self.options["leaf"] == "rollout":
+        if self.leaf == "rollout":
             self.rollout(state, plies, limit, round_, rng, fast)
             return self.values(state)
         if state.is_terminal:

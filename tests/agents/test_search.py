@@ -12,7 +12,7 @@ from playing import advance
 
 from hiddenhand.agents import load
 from hiddenhand.agents.human import play_in_terminal
-from hiddenhand.agents.search import ISMCTSAgent, PIMCAgent, is_search_spec
+from hiddenhand.agents.search import ALGORITHMS, ISMCTSAgent, PIMCAgent, is_search_spec
 from hiddenhand.agents.tournament import play_games, run_tournament
 from hiddenhand.envs import make
 from hiddenhand.envs.core.options import ConfigError
@@ -22,7 +22,7 @@ from hiddenhand.training.evaluate import evaluate
 GAMES = sorted(REGISTRY)
 #: Small budgets per algorithm: a few iterations with a short horizon.
 SMALL = {"ismcts": "ismcts:iterations=6:horizon=12", "pimc": "pimc:determinizations=1:horizon=8",
-         "puct": "puct:iterations=6:horizon=12:leaf=rollout"}
+         "puct": "puct:iterations=6:horizon=12"}
 #: Decisions of the search agent checked per game (Koehandel and longer games are not played out).
 DECISIONS = 6
 
@@ -138,7 +138,7 @@ def test_search_keeps_to_a_time_budget(game):
     raw = env.unwrapped
     me = raw.agent_selection
     budget = 0.1
-    for spec in ("ismcts", "pimc", "puct:leaf=rollout"):
+    for spec in ALGORITHMS:
         agent = load(spec, raw.game, seed=0, seconds=budget)
         agent.bind(env, me)
         obs = raw.observe(me)

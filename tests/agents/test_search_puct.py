@@ -80,7 +80,7 @@ def test_puct_reads_the_network_and_reports_targets(tmp_path):
     raw = env.unwrapped
     me = raw.agent_selection
     agent = load("puct:iterations=40", raw.game, seed=1, network=network_file(tmp_path, "david_goliath", 4))
-    assert isinstance(agent, PUCTAgent) and agent.options["leaf"] == "network"
+    assert isinstance(agent, PUCTAgent) and agent.leaf == "network"
     agent.bind(env, me)
     obs = raw.observe(me)
     action = agent.act(obs["observation"], obs["action_mask"])
@@ -97,8 +97,8 @@ def test_puct_reads_the_network_and_reports_targets(tmp_path):
 def test_puct_needs_a_value_head_for_network_leaves(tmp_path):
     game = make("david_goliath", num_players=4).unwrapped.game
     with pytest.raises(ConfigError, match="leaf='network' needs a network with a value head"):
-        load("puct", game)
-    load("puct:leaf=rollout", game)  # a uniform prior and rollouts
+        load("puct:leaf=network", game)
+    assert load("puct", game).leaf == "rollout"  # a uniform prior and rollouts
     with pytest.raises(ConfigError, match="not a policy network"):
         load("puct:network=heuristic:leaf=rollout", game)
     with pytest.raises(AgentFileError, match="3 players, not david_goliath with 4"):

@@ -105,7 +105,7 @@ def test_a_damaged_checkpoint_falls_back_to_the_one_before(finished, tmp_path):
     ({"guided_search": "ismcts"}, "'guided_search' must be a puct spec"),
     ({"guided_search": "puct:network=david_goliath_4p"}, "'guided_search' must be a puct spec without 'network'"),
     ({"search": "heuristic"}, "'search' must be a search agent spec"),
-    ({"search": "puct"}, "'search' = 'puct': .*leaf='network' needs a network"),
+    ({"search": "puct:leaf=network"}, "'search' = 'puct:leaf=network': .*leaf='network' needs a network"),
     ({"search": "ismcts:depth=3"}, "unknown option"),
     ({"self_play__baselines": ["nobody"]}, "'self_play.baselines\\[0\\]' must be one of"),
     ({"fit__value_mix": 1.5}, "'fit.value_mix' must be in \\[0, 1\\]"),

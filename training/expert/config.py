@@ -141,7 +141,7 @@ def config_from_dict(data: Any, source: str = "<dict>") -> ExpertConfig:
         if key == "guided_search" and (name != PUCTAgent.algorithm or "network" in options):
             raise ConfigError(f"{source}: 'guided_search' must be a puct spec without 'network' (the run adds "
                               f"its latest network), got {spec!r}")
-        try:  # (the guided search is tried without its network, so with rollouts at the leaves)
+        try:  # (the guided search is tried without its network: leaf=network would need one)
             load_agent(spec if key == "search" else f"{spec}:leaf=rollout", game)
         except (ConfigError, ValueError) as exc:
             raise ConfigError(f"{source}: '{key}' = {spec!r}: {exc}") from None
