@@ -122,14 +122,21 @@ class TrainConfig:
     dense_reward: bool = _field(False)
     #: ``score_margin``, or ``evaluation`` (the game's evaluation hook: expected win/loss reward).
     potential: str = _field("score_margin", choices=POTENTIALS)
+    #: A trained agent (shipped name or file) whose policy layers start the run instead of random ones, to
+    #: continue it with other settings (``"none"``: a random start). Its layers must fit ``ppo.net_arch``.
+    init_from: str = _field("none")
     ppo: PPOConfig = field(default_factory=PPOConfig)
     pool: PoolConfig = field(default_factory=PoolConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     imitation: ImitationConfig = field(default_factory=ImitationConfig)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-serialisable dict; ``config_from_dict`` inverts it."""
-        return dataclasses.asdict(self)
+        """Plain JSON-serialisable dict; ``config_from_dict`` inverts it. ``init_from`` appears only when set,
+        so that runs recorded before it existed resume unchanged."""
+        data = dataclasses.asdict(self)
+        if data["init_from"] == "none":
+            del data["init_from"]
+        return data
 
 
 def presets() -> list[str]:
@@ -251,6 +258,8 @@ def config_from_dict(data: dict[str, Any], source: str = "<dict>") -> TrainConfi
         load_agent(config.imitation.teacher, env.unwrapped.game)
     except (ConfigError, ValueError) as exc:
         raise ConfigError(f"{source}: 'imitation.teacher' = {_short(config.imitation.teacher)}: {exc}") from None
+    if config.init_from != "none":
+        _check_init(config, env.unwrapped.game, source)
     agent = env.possible_agents[0]
     width = env.observation_space(agent)["observation"].shape[0] + env.action_space(agent).n
     env.close()
@@ -260,6 +269,20 @@ def config_from_dict(data: dict[str, Any], source: str = "<dict>") -> TrainConfi
                           f"(observation and action mask) needs {buffer / 2**30:.1f} GiB, more than the "
                           f"{MAX_ROLLOUT_BYTES / 2**30:.0f} GiB allowed; lower 'ppo.n_steps' or 'n_envs'")
     return config
+
+
+def _check_init(config: TrainConfig, game: Any, source: str) -> None:
+    """``init_from`` loads for the game and its layers are the actor's (``ppo.net_arch``, the actions)."""
+    try:
+        agent = load_agent(config.init_from, game)
+    except ValueError as exc:
+        raise ConfigError(f"{source}: 'init_from' = {_short(config.init_from)}: {exc}") from None
+    shapes = [w.shape[0] for w, _ in agent.weights]
+    expected = [*config.ppo.net_arch, game.num_actions]
+    if shapes != expected or agent.metadata.get("activation") != config.ppo.activation:
+        raise ConfigError(f"{source}: 'init_from' = {_short(config.init_from)} has layers {shapes} with "
+                          f"{agent.metadata.get('activation')}; the run's actor has {expected} with "
+                          f"{config.ppo.activation} (set ppo.net_arch and ppo.activation to match)")
 
 
 def with_overrides(config: TrainConfig, overrides: dict[str, Any]) -> TrainConfig:

@@ -460,9 +460,11 @@ BACKEND_TITLES = {"sb3": "MaskablePPO self-play", "rllib": "RLlib PPO self-play 
 
 def _warm_start(training_config: dict[str, Any]) -> str:
     imitation = training_config.get("imitation", {})
-    if not imitation.get("games"):
-        return "none (self-play from scratch)"
-    return f"imitation of the {imitation['teacher']} over {imitation['games']} games, {imitation['epochs']} epochs"
+    starts = [f"the policy of {training_config['init_from']}"] if training_config.get("init_from") else []
+    if imitation.get("games"):
+        starts.append(f"imitation of the {imitation['teacher']} over {imitation['games']} games, "
+                      f"{imitation['epochs']} epochs")
+    return ", then ".join(starts) or "none (self-play from scratch)"
 
 
 def write_model_card(path: Path, metadata: dict[str, Any], evaluation: dict[str, Any] | None = None) -> Path:

@@ -20,6 +20,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
+from hiddenhand.agents import load as load_agent
 from hiddenhand.agents.trained import Weights
 from hiddenhand.envs import make as make_env
 
@@ -52,14 +53,22 @@ def policy_weights(model: MaskablePPO) -> Weights:
 
 
 def new_model(config: TrainConfig, vec_env: VecEnv, run_dir: Path) -> MaskablePPO:
+    """A fresh model; with ``init_from`` its actor starts from that agent's layers."""
     p = config.ppo
-    return MaskablePPO(
+    model = MaskablePPO(
         "MlpPolicy", vec_env, learning_rate=p.learning_rate, n_steps=p.n_steps, batch_size=p.batch_size,
         n_epochs=p.n_epochs, gamma=p.gamma, gae_lambda=p.gae_lambda, clip_range=p.clip_range,
         ent_coef=p.ent_coef, vf_coef=p.vf_coef, max_grad_norm=p.max_grad_norm, seed=config.seed,
         policy_kwargs={"net_arch": list(p.net_arch), "activation_fn": ACTIVATIONS[p.activation]},
         tensorboard_log=str(run_dir / "tb"), device="cpu", verbose=0,
     )
+    if config.init_from != "none":
+        layers = [m for m in model.policy.mlp_extractor.policy_net if isinstance(m, torch.nn.Linear)]
+        with torch.no_grad():
+            for layer, (weight, bias) in zip([*layers, model.policy.action_net], load_agent(config.init_from).weights):
+                layer.weight.copy_(torch.as_tensor(weight))
+                layer.bias.copy_(torch.as_tensor(bias))
+    return model
 
 
 # ------------------------------------------------------------------------------------- envs

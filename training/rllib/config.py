@@ -28,7 +28,7 @@ from hiddenhand.training.config import (
 from hiddenhand.training.config import config_from_dict as train_config_from_dict
 
 PRESET_DIR = SB3_PRESET_DIR / "rllib"
-SB3_ONLY = ("n_envs", "vec_env", "imitation")
+SB3_ONLY = ("n_envs", "vec_env", "imitation", "init_from")
 
 
 @dataclass(frozen=True)
