@@ -32,7 +32,7 @@ def sets(items):
     return [argument for item in items for argument in ("--set", item)]
 
 
-@pytest.mark.parametrize("backend", sorted(BACKENDS))
+@pytest.mark.parametrize("backend", sorted(ONE_ENV))  # the PPO backends; expert: tests/training/test_expert.py
 def test_train_checkpoint_resume_evaluate_from_the_command_line(backend, tmp_path, capsys):
     if backend == "rllib":
         pytest.importorskip("ray.rllib", reason="the rllib extra is not installed: pip install 'hiddenhand[rllib]'")

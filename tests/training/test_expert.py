@@ -128,6 +128,14 @@ def test_presets_load_and_the_backend_is_offered(tmp_path, capsys):
     assert (run / "agent.npz").is_file()
     assert main(["train", "david_goliath", "--backend", "expert", "--config", str(path), "--run-dir", str(run)]) == 2
     assert "already holds an earlier run" in capsys.readouterr().err
+    resume = ["train", "david_goliath", "--backend", "expert", "--resume", "--run-dir", str(run), "--no-progress"]
+    assert main([*resume, "--set", "iterations=2"]) == 0  # the recorded config, one iteration more
+    assert "resuming from" in capsys.readouterr().out and load_policy(run / "agent.npz").metadata["timesteps"] == 2
+    exported = (run / "agent.npz").read_bytes()
+    assert main([*resume, "--set", "iterations=2"]) == 0
+    assert "nothing to train" in capsys.readouterr().out and (run / "agent.npz").read_bytes() == exported
+    assert main([*resume, "--set", "self_play.games=3"]) == 2  # another config: refused without --force
+    assert "self_play.games: 2 -> 3" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("kind, arch", [("mlp", [12, 8]), ("per_action", [6])])
