@@ -5,7 +5,9 @@ One tree for the searching seat, a fresh determinization per iteration, nodes ke
 the root as in SO-ISMCTS; every seat's decisions are nodes. At a node the mover's legal actions in this
 determinization are scored ``Q(a) + c * P(a) * sqrt(N) / (1 + n(a))``: ``Q`` the mean value of the
 mover's seat after ``a`` (unvisited actions: the mean of the visited ones, else 0), ``P`` the network's
-policy for the mover's observation in this determinization (renormalised over the legal actions),
+policy for the mover's observation in this determinization (renormalised over the legal actions; at the
+other seats' nodes only with ``opponent_prior="network"``, which costs a network reading per visit there,
+else a uniform prior),
 ``n(a)`` the action's visits and ``N`` their sum over the legal actions plus one. Each iteration adds one
 node and values its position: with ``leaf="network"`` every seat's value head reading of its own
 observation there (a finished game: the win/loss rewards), with ``leaf="rollout"`` a rollout to the
@@ -56,6 +58,9 @@ class PUCTAgent(SearchAgent):
         Option("leaf", None, Optional(Choice("network", "rollout")),
                "a new leaf's value: 'network' (its value head), 'rollout' (a rollout to the horizon valued by "
                "'value'); None: 'network' when the network has a value head, else 'rollout'"),
+        Option("opponent_prior", "uniform", Choice("uniform", "network"),
+               "the prior at the other seats' nodes: uniform, or the network's policy for their observation in "
+               "each determinization (a network reading per visit)"),
         Option("redeals", None, Optional(Int(1, 10_000_000)), "None: a new re-deal every iteration; else a "
                                                                "pool of this many re-deals used in turn"),
         *COMMON_OPTIONS,
@@ -65,6 +70,7 @@ class PUCTAgent(SearchAgent):
         super().__init__(game, seed, **options)
         self.iterations: int = self.options["iterations"]
         self.c: float = self.options["c"]
+        self._opponent_prior = self.options["opponent_prior"] == "network"
         self.network = self._load_network(self.options["network"])
         valued = self.network is not None and self.network.value_weights is not None
         self.leaf: str = self.options["leaf"] or ("network" if valued else "rollout")
@@ -91,8 +97,9 @@ class PUCTAgent(SearchAgent):
         return self.network.transform(self._observer.encode(state, seat))
 
     def _prior(self, state, actions: list[int]) -> dict[int, float]:
-        """The network's policy over ``actions`` for the mover of ``state`` (uniform without a network)."""
-        if self.network is None:
+        """The network's policy over ``actions`` for the mover of ``state`` (uniform without a network, and at
+        the other seats' nodes unless ``opponent_prior="network"``)."""
+        if self.network is None or (state.current_player != self._seat and not self._opponent_prior):
             return dict.fromkeys(actions, 1.0 / len(actions))
         logits, _ = self.network.evaluate(self._observation(state, state.current_player)[None, :])
         chosen = logits[0, actions]

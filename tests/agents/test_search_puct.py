@@ -92,6 +92,17 @@ def test_puct_reads_the_network_and_reports_targets(tmp_path):
     logits = agent.network.logits(obs["observation"])[np.flatnonzero(obs["action_mask"])]
     expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
     assert np.allclose(list(prior.values()), expected, atol=1e-5)
+    # the other seats' nodes: uniform unless opponent_prior="network"
+    rng = np.random.default_rng(0)
+    state = raw.state_.clone()
+    state.apply(action, rng)
+    while state.current_player == agent._seat or len(state.legal_mask().nonzero()[0]) < 2:
+        state.apply(int(state.legal_mask().nonzero()[0][0]), rng)
+    legal = state.legal_mask().nonzero()[0].tolist()
+    assert set(agent._prior(state, legal).values()) == {1 / len(legal)}
+    modelled = load("puct:opponent_prior=network", raw.game, seed=1, network=agent.options["network"])
+    modelled.bind(env, me)
+    assert len(set(modelled._prior(state, legal).values())) > 1
 
 
 def test_puct_needs_a_value_head_for_network_leaves(tmp_path):
@@ -122,7 +133,7 @@ def test_puct_with_a_network_never_reads_hidden_state(tmp_path, game):
         differed |= twin.state_.to_json() != raw.state_.to_json()
         moves = []
         for target in (raw, twin):
-            agent = load("puct:iterations=12:horizon=10", raw.game, seed=21, network=network)
+            agent = load("puct:iterations=12:horizon=10:opponent_prior=network", raw.game, seed=21, network=network)
             agent.bind(target, me)
             obs = target.observe(me)
             moves.append((agent.act(obs["observation"], obs["action_mask"]), agent.last_value))
