@@ -347,6 +347,15 @@ def check_run_dir(run_dir: Path, checkpoints: Checkpoints, config: dict[str, Any
               f"{'; '.join(changes)}", file=sys.stderr)
 
 
+def begin_run(run_dir: Path, files: Sequence[str], config: dict[str, Any], target: int, *, resume: bool,
+              overwrite: bool, force: bool, resumable: Sequence[str]) -> tuple[Checkpoints, TrainResult | None]:
+    """A run's checkpoints (holding ``files``) once :func:`check_run_dir` has passed, and, when a resumed
+    run has already reached ``target``, its result (:func:`finished_run`): nothing is left to train."""
+    checkpoints = Checkpoints(run_dir, files)
+    check_run_dir(run_dir, checkpoints, config, resume=resume, overwrite=overwrite, force=force, resumable=resumable)
+    return checkpoints, finished_run(run_dir, checkpoints, target) if resume and not force else None
+
+
 def _nothing_to_resume(checkpoints: Checkpoints, skipped: list[tuple[Path, str]]) -> RunDirError:
     reasons = "; ".join(f"{path.name}: {why}" for path, why in skipped)
     return RunDirError(f"{checkpoints.root.parent}: no intact checkpoint to resume from ({reasons}). Pass "

@@ -30,10 +30,9 @@ from .runs import (
     Checkpoints,
     TrainResult,
     agent_metadata,
-    check_run_dir,
+    begin_run,
     evaluate_policy,
     export_agent,
-    finished_run,
     library_versions,
     next_multiple,
     open_run,
@@ -184,10 +183,9 @@ def train(config: TrainConfig, run_dir: str | Path, resume: bool = False, progre
     a :class:`~.runs.RunDirError` raised before anything in the directory changes.
     """
     run_dir = Path(run_dir)
-    checkpoints = Checkpoints(run_dir, CHECKPOINT_FILES)
-    check_run_dir(run_dir, checkpoints, config.to_dict(), resume=resume, overwrite=overwrite, force=force,
-                  resumable=RESUMABLE)
-    if resume and not force and (done := finished_run(run_dir, checkpoints, config.total_timesteps)):
+    checkpoints, done = begin_run(run_dir, CHECKPOINT_FILES, config.to_dict(), config.total_timesteps, resume=resume,
+                                  overwrite=overwrite, force=force, resumable=RESUMABLE)
+    if done:
         return done
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.torch_threads)

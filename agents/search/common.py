@@ -65,6 +65,10 @@ class Horizon(Kind):
         return Int(1).convert(value)
 
 
+#: The tree searches' pool of re-deals (for games whose re-deal is expensive).
+REDEALS = Option("redeals", None, Optional(Int(1, 10_000_000)), "None: a new re-deal every iteration; else a pool "
+                                                                "of this many re-deals used in turn")
+
 COMMON_OPTIONS = [
     Option("seconds", None, Optional(Float(0.0)), "time budget per move (overrides the iteration budget; "
                                                   "then moves are not reproducible)"),
@@ -181,6 +185,18 @@ class SearchAgent(Agent):
     def _deadline(self) -> float | None:
         return None if self.seconds is None else time.perf_counter() + self.seconds
 
+    @staticmethod
+    def _spent(done: int, budget: int, deadline: float | None) -> bool:
+        """Whether the move's budget is used up: ``budget`` iterations, or the time until ``deadline``."""
+        return done >= budget if deadline is None else time.perf_counter() >= deadline
+
+    @staticmethod
+    def _back_up(path: list, values: list[float]) -> None:
+        """Add an iteration's values to the nodes on its path, each for the seat that chose its action."""
+        for child, mover in path:
+            child.visits += 1
+            child.total += values[mover]
+
     def _stop_at(self, root: State) -> tuple[int | None, int | None]:
         """(ply limit, round) of a rollout from ``root``: one of them is set by ``horizon``."""
         if self.horizon == "round":
@@ -295,4 +311,4 @@ def _value(raw: str) -> Any:
     return raw
 
 
-__all__ = ["COMMON_OPTIONS", "Float", "SearchAgent", "check", "parse_spec"]
+__all__ = ["COMMON_OPTIONS", "REDEALS", "Float", "SearchAgent", "check", "parse_spec"]

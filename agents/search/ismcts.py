@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import ClassVar
 
 import numpy as np
 
-from hiddenhand.envs.core.options import Choice, Int, Option, Optional, Options
+from hiddenhand.envs.core.options import Choice, Int, Option, Options
 
-from .common import COMMON_OPTIONS, Float, SearchAgent
+from .common import COMMON_OPTIONS, REDEALS, Float, SearchAgent
 
 
 class Node:
@@ -51,15 +50,13 @@ class ISMCTSAgent(SearchAgent):
         Option("opponents", "ucb", Choice("ucb", "policy"), "how the other seats choose inside the tree: 'ucb' "
                                                              "on their own values (SO-ISMCTS), or 'policy' by the "
                                                              "rollout policy (an opponent model)"),
-        Option("redeals", None, Optional(Int(1, 10_000_000)), "None: a new re-deal every iteration; else a "
-                                                               "pool of this many re-deals used in turn"),
+        REDEALS,
         *COMMON_OPTIONS,
     ])
 
     def __init__(self, game, seed=None, **options):
         super().__init__(game, seed, **options)
-        self.iterations: int = self.options["iterations"]
-        self.c: float = self.options["c"]
+        self.iterations, self.c = self.options["iterations"], self.options["c"]
 
     def search(self, sampler, legal: np.ndarray, rng: np.random.Generator, fast: random.Random) -> int:
         deadline = self._deadline()
@@ -109,14 +106,9 @@ class ISMCTSAgent(SearchAgent):
                 plies += 1
             self.rollout(state, plies, limit, round_, rng, fast)
             values = self.values(state)
-            for child, mover in path:
-                child.visits += 1
-                child.total += values[mover]
+            self._back_up(path, values)
             done += 1
-            if deadline is None:
-                if done >= self.iterations:
-                    break
-            elif time.perf_counter() >= deadline:
+            if self._spent(done, self.iterations, deadline):
                 break
         self.last_iterations = done
         children = root.children

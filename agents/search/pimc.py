@@ -4,7 +4,6 @@ action by rollouts in each re-dealt world; play the action with the best mean va
 from __future__ import annotations
 
 import random
-import time
 from typing import ClassVar
 
 import numpy as np
@@ -46,10 +45,7 @@ class PIMCAgent(SearchAgent):
                     self.rollout(state, 1, limit, round_, rng, fast)
                     totals[k] += self.values(state)[seat]
             done += 1
-            if deadline is None:
-                if done >= self.determinizations:
-                    break
-            elif time.perf_counter() >= deadline:
+            if self._spent(done, self.determinizations, deadline):
                 break
         self.last_iterations = done
         best = totals == totals.max()

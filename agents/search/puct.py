@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from typing import ClassVar
 
 import numpy as np
@@ -31,7 +30,7 @@ import numpy as np
 from hiddenhand.envs.core.options import Choice, ConfigError, Int, Option, Optional, Options
 from hiddenhand.envs.core.rewards import winner_rewards
 
-from .common import COMMON_OPTIONS, Float, SearchAgent, Text
+from .common import COMMON_OPTIONS, REDEALS, Float, SearchAgent, Text
 
 
 class Node:
@@ -61,15 +60,13 @@ class PUCTAgent(SearchAgent):
         Option("opponent_prior", "uniform", Choice("uniform", "network"),
                "the prior at the other seats' nodes: uniform, or the network's policy for their observation in "
                "each determinization (a network reading per visit)"),
-        Option("redeals", None, Optional(Int(1, 10_000_000)), "None: a new re-deal every iteration; else a "
-                                                               "pool of this many re-deals used in turn"),
+        REDEALS,
         *COMMON_OPTIONS,
     ])
 
     def __init__(self, game, seed=None, **options):
         super().__init__(game, seed, **options)
-        self.iterations: int = self.options["iterations"]
-        self.c: float = self.options["c"]
+        self.iterations, self.c = self.options["iterations"], self.options["c"]
         self._opponent_prior = self.options["opponent_prior"] == "network"
         self.network = self._load_network(self.options["network"])
         valued = self.network is not None and self.network.value_weights is not None
@@ -161,14 +158,9 @@ class PUCTAgent(SearchAgent):
                     break
                 path.append((child, mover))
                 node = child
-            for child, mover in path:
-                child.visits += 1
-                child.total += values[mover]
+            self._back_up(path, values)
             done += 1
-            if deadline is None:
-                if done >= self.iterations:
-                    break
-            elif time.perf_counter() >= deadline:
+            if self._spent(done, self.iterations, deadline):
                 break
         self.last_iterations = done
         children = root.children

@@ -15,6 +15,7 @@ from hiddenhand.cli import main
 from hiddenhand.envs import make
 from hiddenhand.envs.core.options import ConfigError
 from hiddenhand.training.backends import BACKENDS
+from hiddenhand.training.config import set_dotted
 from hiddenhand.training.expert.config import config_from_dict, load_config, presets
 from hiddenhand.training.expert.trainer import FIELDS, play_games, train
 from hiddenhand.training.runs import Checkpoints
@@ -29,14 +30,9 @@ TINY = {
 
 
 def tiny(**changes):
-    data = json.loads(json.dumps(TINY))
-    for dotted, value in changes.items():
-        *sections, leaf = dotted.split("__")
-        node = data
-        for section in sections:
-            node = node[section]
-        node[leaf] = value
-    return config_from_dict(data)
+    """TINY with changes (``fit__epochs=3`` sets ``fit.epochs``)."""
+    overrides = {key.replace("__", "."): value for key, value in changes.items()}
+    return config_from_dict(set_dotted(json.loads(json.dumps(TINY)), overrides))
 
 
 @pytest.fixture(scope="module")

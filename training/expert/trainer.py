@@ -32,8 +32,7 @@ from hiddenhand.envs import make as make_env
 from hiddenhand.envs.core.game import INPUT_TRANSFORMS
 from hiddenhand.envs.core.rewards import winner_rewards
 
-from ..runs import Checkpoints, TrainResult, check_run_dir, evaluate_policy, export_agent, finished_run, \
-    library_versions, open_run
+from ..runs import Checkpoints, TrainResult, begin_run, evaluate_policy, export_agent, library_versions, open_run
 from .config import RESUMABLE, ExpertConfig
 from .network import PolicyValueNet, export, fit, load_arrays, parameters_as_arrays
 
@@ -150,10 +149,9 @@ def train(config: ExpertConfig, run_dir: str | Path, resume: bool = False, progr
           name: str | None = None, overwrite: bool = False, force: bool = False) -> TrainResult:
     """Run (or resume) expert iteration; writes ``agent.npz`` (policy and value head) and ``agent.md``."""
     run_dir = Path(run_dir)
-    checkpoints = Checkpoints(run_dir, CHECKPOINT_FILES)
-    check_run_dir(run_dir, checkpoints, config.to_dict(), resume=resume, overwrite=overwrite, force=force,
-                  resumable=RESUMABLE)
-    if resume and not force and (done := finished_run(run_dir, checkpoints, config.iterations)):
+    checkpoints, done = begin_run(run_dir, CHECKPOINT_FILES, config.to_dict(), config.iterations, resume=resume,
+                                  overwrite=overwrite, force=force, resumable=RESUMABLE)
+    if done:
         return done
     torch.manual_seed(config.seed)
     torch.set_num_threads(config.torch_threads)
