@@ -243,6 +243,22 @@ class SearchAgent(Agent):
         return load_agent(name, self.game, seed)
 
 
+class TreeSearchAgent(SearchAgent):
+    """Base of the tree searches (ISMCTS, PUCT): a budget of ``iterations`` and an exploration constant ``c``."""
+
+    def __init__(self, game: Game, seed: int | None = None, **options: Any):
+        super().__init__(game, seed, **options)
+        self.iterations: int = self.options["iterations"]
+        self.c: float = self.options["c"]
+
+    def _root_result(self, root: Any, done: int, legal: np.ndarray) -> int:
+        """The move after ``done`` iterations: the root's most visited legal action (see ``_visit_result``)."""
+        self.last_iterations = done
+        children = root.children
+        return self._visit_result({a: child.visits for a, child in children.items()},
+                                  sum(child.total for child in children.values()), legal)
+
+
 class _Sampler:
     """Determinizations of one decision: the first is ``env.determinize``'s copy, each further one a copy
     of it re-dealt with ``resample_hidden`` (so all depend only on the seat's information)."""
@@ -311,4 +327,4 @@ def _value(raw: str) -> Any:
     return raw
 
 
-__all__ = ["COMMON_OPTIONS", "REDEALS", "Float", "SearchAgent", "check", "parse_spec"]
+__all__ = ["COMMON_OPTIONS", "REDEALS", "Float", "SearchAgent", "TreeSearchAgent", "check", "parse_spec"]

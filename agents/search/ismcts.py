@@ -26,7 +26,7 @@ import numpy as np
 
 from hiddenhand.envs.core.options import Choice, Int, Option, Options
 
-from .common import COMMON_OPTIONS, REDEALS, Float, SearchAgent
+from .common import COMMON_OPTIONS, REDEALS, Float, TreeSearchAgent
 
 
 class Node:
@@ -39,7 +39,7 @@ class Node:
         self.total = 0.0  # summed value of the seat whose action leads here
 
 
-class ISMCTSAgent(SearchAgent):
+class ISMCTSAgent(TreeSearchAgent):
     """SO-ISMCTS with a budget of ``iterations`` (or ``seconds``) per move."""
 
     name = "ismcts"
@@ -53,10 +53,6 @@ class ISMCTSAgent(SearchAgent):
         REDEALS,
         *COMMON_OPTIONS,
     ])
-
-    def __init__(self, game, seed=None, **options):
-        super().__init__(game, seed, **options)
-        self.iterations, self.c = self.options["iterations"], self.options["c"]
 
     def search(self, sampler, legal: np.ndarray, rng: np.random.Generator, fast: random.Random) -> int:
         deadline = self._deadline()
@@ -110,7 +106,4 @@ class ISMCTSAgent(SearchAgent):
             done += 1
             if self._spent(done, self.iterations, deadline):
                 break
-        self.last_iterations = done
-        children = root.children
-        return self._visit_result({a: child.visits for a, child in children.items()},
-                                  sum(child.total for child in children.values()), legal)
+        return self._root_result(root, done, legal)

@@ -30,7 +30,7 @@ import numpy as np
 from hiddenhand.envs.core.options import Choice, ConfigError, Int, Option, Optional, Options
 from hiddenhand.envs.core.rewards import winner_rewards
 
-from .common import COMMON_OPTIONS, REDEALS, Float, SearchAgent, Text
+from .common import COMMON_OPTIONS, REDEALS, Float, Text, TreeSearchAgent
 
 
 class Node:
@@ -43,7 +43,7 @@ class Node:
         self.prior: dict[int, float] | None = None  # the searcher's own nodes keep their prior
 
 
-class PUCTAgent(SearchAgent):
+class PUCTAgent(TreeSearchAgent):
     """PUCT with a policy-value network over ``iterations`` (or ``seconds``) per move."""
 
     name = "puct"
@@ -66,7 +66,6 @@ class PUCTAgent(SearchAgent):
 
     def __init__(self, game, seed=None, **options):
         super().__init__(game, seed, **options)
-        self.iterations, self.c = self.options["iterations"], self.options["c"]
         self._opponent_prior = self.options["opponent_prior"] == "network"
         self.network = self._load_network(self.options["network"])
         valued = self.network is not None and self.network.value_weights is not None
@@ -162,7 +161,4 @@ class PUCTAgent(SearchAgent):
             done += 1
             if self._spent(done, self.iterations, deadline):
                 break
-        self.last_iterations = done
-        children = root.children
-        return self._visit_result({a: child.visits for a, child in children.items()},
-                                  sum(child.total for child in children.values()), legal)
+        return self._root_result(root, done, legal)
