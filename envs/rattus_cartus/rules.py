@@ -2,10 +2,10 @@
 
 Holdings are lists of 35 counts (30 population *kinds* ``class * 5 + nuns``, then joker, Sword, Flute,
 Pass, Gold; see :mod:`.cards`). The state machine walks the five phases of a round (§3.0) and stops at
-each decision point D1..D10 (§8.1); everything else is automatic (§8.1, R-A16). Snapshot parsing, the
-invariants and the position helper live in :mod:`.checks`, scoring in :mod:`.scoring`, the re-deal for
-search in :mod:`.sampler`, text rendering in :mod:`.render`; the codes of decisions, phases and stages in
-:mod:`.decisions`. Those modules depend only on the leaf modules (:mod:`.cards`, :mod:`.decisions`) and
+each decision point D1..D10 (§8.1); everything else is automatic (§8.1, R-A16). Snapshot parsing and the
+invariants live in :mod:`.checks`, the position helper in :mod:`.positions`, scoring in :mod:`.scoring`, the
+re-deal for search in :mod:`.sampler`, text rendering in :mod:`.render`; the codes of decisions, phases and
+stages in :mod:`.decisions`. Those modules depend only on the leaf modules (:mod:`.cards`, :mod:`.decisions`) and
 read the state duck-typed, so this module imports them at the top and nothing imports it back.
 """
 
@@ -33,11 +33,12 @@ from .changes import (
     ANNOUNCE, COMMIT, DECK, ENTER, GAME, GIFT_FLAGS, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING,
     RATS, REVEAL, SHOWN, SUPPLY_SLOT, TAKEN, TOKENS, TURN,
 )
-from .checks import invariants, parse_state, position, to_json
+from .checks import invariants, parse_state, to_json
 from .decisions import (
     D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, NONE, PHASE_B, PHASE_C, PHASE_D, PHASE_OVER, ST_ACTIONS, ST_FLUTE,
     ST_START, ST_SWORD,
 )
+from .positions import position
 from .render import render
 from .sampler import resample_hidden
 from .scoring import final_result, ranking_scores

@@ -64,50 +64,54 @@ def resample_hidden(state, o: int, rng: np.random.Generator) -> None:
 
 
 # ====================================================================== cards
-def _resample_cards(state, o: int, others: list[int], rng: np.random.Generator) -> None:
-    n = state.n
-    # ---- every other player's hidden slots: hand h, unrevealed committed c (no Pass or Gold), pending
-    # from hidden transfers m (holding first what o itself gave this slot, known to o), pending drawn d
-    # (population only). Cards o gave earlier, while q has given none since, are in hand or committed.
-    hand = {q: state.hand_size[q] for q in others}
-    committed = {q: 0 if state.revealed[q] else sum(state.committed[q]) for q in others}
-    hidden = {q: state.pend_hidden[q] for q in others}
-    drawn = {q: state.pend_drawn[q] for q in others}
-    fixed = {q: list(state.slot_gift[o][q]) for q in others}
-    old_gifts = {}
-    for q in others:
+class _Slots:
+    """Where another player ``q`` holds cards ``o`` cannot see (step 2), and what ``o`` knows of them: its
+    hand, unrevealed committed cards (no Pass or Gold), pending cards from hidden transfers (``fixed``: those
+    ``o`` gave this slot, known to ``o``; the rest free) and pending drawn cards (population only). Cards
+    ``o`` gave earlier (``old_gifts``), while ``q`` has given none since, are in hand or committed."""
+
+    def __init__(self, state, o: int, q: int):
+        self.hand = state.hand_size[q]
+        self.committed = 0 if state.revealed[q] else sum(state.committed[q])
+        self.drawn = state.pend_drawn[q]
+        self.fixed = list(state.slot_gift[o][q])
         if state.gift_flag[o][q]:
-            old_gifts[q] = [0] * NUM_KINDS
+            self.old_gifts = [0] * NUM_KINDS
         else:
-            old_gifts[q] = [max(0, state.gifts[o][q][k] - fixed[q][k]) for k in range(NUM_KINDS)]
-    # ---- special counts per player (step 1)
-    lo, hi = {}, {}
+            self.old_gifts = [max(0, state.gifts[o][q][k] - self.fixed[k]) for k in range(NUM_KINDS)]
+        self.free_hidden = state.pend_hidden[q] - sum(self.fixed)
+        fixed_specials = sum(self.fixed[NUM_KINDS:])
+        fixed_pg = self.fixed[NUM_KINDS + _PASS] + self.fixed[NUM_KINDS + _GOLD]
+        #: the most special cards and the most Pass and Gold cards the hidden slots can hold
+        self.room = self.hand + self.committed + self.free_hidden - sum(self.old_gifts) + fixed_specials
+        self.pg_room = self.hand + self.free_hidden + fixed_pg
+
+
+def _resample_cards(state, o: int, others: list[int], rng: np.random.Generator) -> None:
+    slots = {q: _Slots(state, o, q) for q in others}
+    specials = _special_counts(state, o, slots, rng)
+    pool = _unknown_population(state, o, slots)
+    state.nun_row = _fill_nun_row(state, o, pool, rng)
+    rest = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
+    rest = [rest[i] for i in rng.permutation(len(rest))]
+    cursor = 0
     for q in others:
-        u_in = state.hidden_in[q] - state.flow_count[o][q]
-        u_out = state.hidden_out[q] - state.flow_count[q][o]
-        known = [state.taken[q][s] - state.shown[q][6 + s] - state.pend_taken[q][s]
-                 + state.flow[o][q][s] - state.flow[q][o][s] for s in range(5)]
-        lo[q] = [max(0, known[s] - u_out, fixed[q][NUM_KINDS + s]) for s in range(5)]
-        hi[q] = [max(0, known[s] + u_in) for s in range(5)]
-    # per type, the cards held in the other players' hidden slots: every card taken and not shown is
-    # held by someone (hidden transfers cancel out over all players), less what o holds and what lies
-    # face up or publicly taken in pending areas
-    totals = []
-    for s in range(5):
-        item = NUM_KINDS + s
-        total = sum(state.taken[p][s] - state.shown[p][6 + s] for p in range(n))
-        total += state.committed[o][item] if state.revealed[o] else 0
-        total -= state.hands[o][item] + state.pending[o][item] + state.committed[o][item]
-        total -= sum(state.pend_taken[q][s] for q in others)
-        totals.append(total)
-    free_hidden = {q: hidden[q] - sum(fixed[q]) for q in others}
-    fixed_pg = {q: fixed[q][NUM_KINDS + _PASS] + fixed[q][NUM_KINDS + _GOLD] for q in others}
-    fixed_specials = {q: sum(fixed[q][NUM_KINDS:]) for q in others}
-    room = {q: hand[q] + committed[q] + free_hidden[q] - sum(old_gifts[q]) + fixed_specials[q] for q in others}
-    pg_room = {q: hand[q] + free_hidden[q] + fixed_pg[q] for q in others}
+        cursor = _lay_out(state, q, slots[q], specials[q], rest, cursor, rng)
+    state.deck = rest[cursor:]
+
+
+# ---------------------------------------------------------------------- special cards (step 1)
+def _special_counts(state, o: int, slots: dict[int, _Slots], rng: np.random.Generator) -> dict[int, list[int]]:
+    """Each other player's special cards per type in its hidden slots, drawn one (player, type) at a time,
+    every value keeping a completion that fits the bounds, the totals and the room."""
+    others = list(slots)
+    lo, hi = _special_bounds(state, o, slots)
+    totals = _special_totals(state, o, others)
+    room = {q: slots[q].room for q in others}
+    pg_room = {q: slots[q].pg_room for q in others}
     if min(totals) < 0 or not _feasible(others, lo, hi, totals, room, pg_room):
         big = sum(max(t, 0) for t in totals)
-        lo = {q: [fixed[q][NUM_KINDS + s] for s in range(5)] for q in others}
+        lo = {q: [slots[q].fixed[NUM_KINDS + s] for s in range(5)] for q in others}
         hi = {q: [big] * 5 for q in others}
         totals = [max(t, 0) for t in totals]
     specials = {q: [0] * 5 for q in others}
@@ -125,24 +129,66 @@ def _resample_cards(state, o: int, others: list[int], rng: np.random.Generator) 
                     break
             else:  # cannot happen: the current bounds were feasible
                 raise AssertionError("rattus_cartus sampler: no feasible special count")
-    # ---- unknown population cards (step 3)
+    return specials
+
+
+def _special_bounds(state, o: int, slots: dict[int, _Slots]) -> tuple[dict, dict]:
+    """Per player and type, the counts the public counters and ``o``'s own transfers allow: known up to
+    the hidden transfers the player made with third parties."""
+    lo, hi = {}, {}
+    for q, slot in slots.items():
+        u_in = state.hidden_in[q] - state.flow_count[o][q]
+        u_out = state.hidden_out[q] - state.flow_count[q][o]
+        known = [state.taken[q][s] - state.shown[q][6 + s] - state.pend_taken[q][s]
+                 + state.flow[o][q][s] - state.flow[q][o][s] for s in range(5)]
+        lo[q] = [max(0, known[s] - u_out, slot.fixed[NUM_KINDS + s]) for s in range(5)]
+        hi[q] = [max(0, known[s] + u_in) for s in range(5)]
+    return lo, hi
+
+
+def _special_totals(state, o: int, others: list[int]) -> list[int]:
+    """Per type, the cards held in the other players' hidden slots: every card taken and not shown is held
+    by someone (hidden transfers cancel out over all players), less what ``o`` holds and what lies face up
+    or publicly taken in pending areas."""
+    totals = []
+    for s in range(5):
+        item = NUM_KINDS + s
+        total = sum(state.taken[p][s] - state.shown[p][6 + s] for p in range(state.n))
+        total += state.committed[o][item] if state.revealed[o] else 0
+        total -= state.hands[o][item] + state.pending[o][item] + state.committed[o][item]
+        total -= sum(state.pend_taken[q][s] for q in others)
+        totals.append(total)
+    return totals
+
+
+# ---------------------------------------------------------------------- population cards (step 3)
+def _unknown_population(state, o: int, slots: dict[int, _Slots]) -> list[int]:
+    """Per kind, the population cards ``o`` cannot locate: all cards less its own, the discard pile,
+    revealed cards, the cards it gave that are still with their receiver and its looks at the nun row."""
     pool = list(KIND_COPIES)
     for where in (state.hands[o], state.pending[o], state.committed[o]):
         for k in range(NUM_KINDS):
             pool[k] -= where[k]
     for k in range(NUM_KINDS):
         pool[k] -= state.discard[k]
-    for q in others:
+    for q, slot in slots.items():
         if state.revealed[q]:
             for k in range(NUM_KINDS):
                 pool[k] -= state.committed[q][k]
         for k in range(NUM_KINDS):
-            pool[k] -= fixed[q][k] + old_gifts[q][k]
-    looked = [p for p in range(NUN_ROW_SIZE) if state.peeked[o][p]]
-    for p in looked:
-        pool[state.nun_row[p]] -= 1
+            pool[k] -= slot.fixed[k] + slot.old_gifts[k]
+    for p in range(NUN_ROW_SIZE):
+        if state.peeked[o][p]:
+            pool[state.nun_row[p]] -= 1
     if min(pool) < 0:
         raise AssertionError("rattus_cartus sampler: the public record and o's knowledge disagree")
+    return pool
+
+
+def _fill_nun_row(state, o: int, pool: list[int], rng: np.random.Generator) -> list[int]:
+    """The nun row with ``o``'s looks kept and every other position drawn from ``pool`` (taken out of it),
+    each kind capped by ``o``'s ``seen_outside`` count: at most ``copies - seen - looked-at`` lie there."""
+    looked = [p for p in range(NUN_ROW_SIZE) if state.peeked[o][p]]
     seen = state.seen_now(o)
     cap = [KIND_COPIES[k] - seen[k] - sum(1 for p in looked if state.nun_row[p] == k) for k in range(NUM_KINDS)]
     unlooked = [p for p in range(NUN_ROW_SIZE) if p not in looked]
@@ -169,54 +215,56 @@ def _resample_cards(state, o: int, others: list[int], rng: np.random.Generator) 
         pool[k] -= 1
         cap[k] -= 1
         nun_row[p] = k
-    state.nun_row = nun_row
-    rest = [k for k in range(NUM_KINDS) for _ in range(pool[k])]
-    rest = [rest[i] for i in rng.permutation(len(rest))]
-    # ---- lay out every other player's cards (step 2) and hand out the population cards
-    cursor = 0
-    for q in others:
-        new_hand, new_committed, new_pending = [0] * NUM_ITEMS, [0] * NUM_ITEMS, [0] * NUM_ITEMS
-        for item in range(NUM_ITEMS):
-            new_pending[item] += fixed[q][item]
-        for s in range(5):
-            new_pending[NUM_KINDS + s] += state.pend_taken[q][s]
-        units = [s for s in range(5) for _ in range(specials[q][s] - fixed[q][NUM_KINDS + s])]
-        pg = [NUM_KINDS + s for s in units if s in (_PASS, _GOLD)]
-        jsf = [NUM_KINDS + s for s in units if s not in (_PASS, _GOLD)]
-        gifts = [k for k in range(NUM_KINDS) for _ in range(old_gifts[q][k])]
-        h, c, b = hand[q], committed[q], free_hidden[q]
-        # spots: ("h", i), ("c", i), ("b", i); Pass/Gold in hand or free hidden pending, old gifts in hand
-        # or committed, jokers/Swords/Flutes anywhere, population cards fill the rest
-        in_hand_low, in_hand_high = max(0, len(pg) - b), min(len(pg), h, h + c - len(gifts))
-        pg_in_hand = in_hand_low + int(rng.random() * (in_hand_high - in_hand_low + 1))
-        hand_spots = [("h", i) for i in rng.permutation(h).tolist()]
-        hidden_spots = [("b", i) for i in rng.permutation(b).tolist()]
-        content = {}
-        for item, spot in zip(pg, hand_spots[:pg_in_hand] + hidden_spots[:len(pg) - pg_in_hand]):
-            content[spot] = item
-        hand_spots, hidden_spots = hand_spots[pg_in_hand:], hidden_spots[len(pg) - pg_in_hand:]
-        hc = hand_spots + [("c", i) for i in range(c)]
-        hc = [hc[i] for i in rng.permutation(len(hc))]
-        for item, spot in zip(gifts, hc):
-            content[spot] = item
-        rest_spots = hc[len(gifts):] + hidden_spots
-        rest_spots = [rest_spots[i] for i in rng.permutation(len(rest_spots))]
-        for item, spot in zip(jsf, rest_spots):
-            content[spot] = item
-        filler = len(rest_spots) - len(jsf) + drawn[q]
-        pops = rest[cursor:cursor + filler]
-        cursor += filler
-        for item, spot in zip(pops, rest_spots[len(jsf):]):
-            content[spot] = item
-        for item in pops[len(rest_spots) - len(jsf):]:  # the drawn pending cards
-            new_pending[item] += 1
-        for (where, _), item in content.items():
-            (new_hand if where == "h" else new_committed if where == "c" else new_pending)[item] += 1
-        state.hands[q] = new_hand
-        if not state.revealed[q]:
-            state.committed[q] = new_committed
-        state.pending[q] = new_pending
-    state.deck = rest[cursor:]
+    return nun_row
+
+
+# ---------------------------------------------------------------------- one player's cards (step 2)
+def _lay_out(state, q: int, slot: _Slots, specials: list[int], rest: list[int], cursor: int,
+             rng: np.random.Generator) -> int:
+    """Player ``q``'s hand, unrevealed committed cards and pending cards: what ``o`` pinned, then Pass and
+    Gold (hand or free hidden pending), old gifts (hand or committed), jokers, Swords and Flutes anywhere,
+    population cards from ``rest`` (from ``cursor``) in the remaining spots and as the drawn pending cards.
+    Returns the new cursor."""
+    new_hand, new_committed, new_pending = [0] * NUM_ITEMS, [0] * NUM_ITEMS, [0] * NUM_ITEMS
+    for item in range(NUM_ITEMS):
+        new_pending[item] += slot.fixed[item]
+    for s in range(5):
+        new_pending[NUM_KINDS + s] += state.pend_taken[q][s]
+    units = [s for s in range(5) for _ in range(specials[s] - slot.fixed[NUM_KINDS + s])]
+    pg = [NUM_KINDS + s for s in units if s in (_PASS, _GOLD)]
+    jsf = [NUM_KINDS + s for s in units if s not in (_PASS, _GOLD)]
+    gifts = [k for k in range(NUM_KINDS) for _ in range(slot.old_gifts[k])]
+    h, c, b = slot.hand, slot.committed, slot.free_hidden
+    # spots: ("h", i), ("c", i), ("b", i)
+    in_hand_low, in_hand_high = max(0, len(pg) - b), min(len(pg), h, h + c - len(gifts))
+    pg_in_hand = in_hand_low + int(rng.random() * (in_hand_high - in_hand_low + 1))
+    hand_spots = [("h", i) for i in rng.permutation(h).tolist()]
+    hidden_spots = [("b", i) for i in rng.permutation(b).tolist()]
+    content = {}
+    for item, spot in zip(pg, hand_spots[:pg_in_hand] + hidden_spots[:len(pg) - pg_in_hand]):
+        content[spot] = item
+    hand_spots, hidden_spots = hand_spots[pg_in_hand:], hidden_spots[len(pg) - pg_in_hand:]
+    hc = hand_spots + [("c", i) for i in range(c)]
+    hc = [hc[i] for i in rng.permutation(len(hc))]
+    for item, spot in zip(gifts, hc):
+        content[spot] = item
+    rest_spots = hc[len(gifts):] + hidden_spots
+    rest_spots = [rest_spots[i] for i in rng.permutation(len(rest_spots))]
+    for item, spot in zip(jsf, rest_spots):
+        content[spot] = item
+    filler = len(rest_spots) - len(jsf) + slot.drawn
+    pops = rest[cursor:cursor + filler]
+    for item, spot in zip(pops, rest_spots[len(jsf):]):
+        content[spot] = item
+    for item in pops[len(rest_spots) - len(jsf):]:  # the drawn pending cards
+        new_pending[item] += 1
+    for (where, _), item in content.items():
+        (new_hand if where == "h" else new_committed if where == "c" else new_pending)[item] += 1
+    state.hands[q] = new_hand
+    if not state.revealed[q]:
+        state.committed[q] = new_committed
+    state.pending[q] = new_pending
+    return cursor + filler
 
 
 def _feasible(others, lo, hi, totals, room, pg_room) -> bool:

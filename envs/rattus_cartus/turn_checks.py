@@ -1,0 +1,235 @@
+"""Rattus Cartus invariants of the round flow: the decision on turn agrees with the phase, the entries and
+the slot being resolved (docs/rattus_cartus_rules.md §3, §8.1). :func:`problems` lists what is wrong."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .cards import HOSPITAL, NUM_KINDS, TENT, WATCHTOWER
+from .decisions import (
+    D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, NONE, PHASE_B, PHASE_C, PHASE_D, PHASE_OVER, ST_ACTIONS, ST_START,
+)
+
+if TYPE_CHECKING:
+    from .rules import RattusCartusGame, RattusCartusState
+
+#: The building whose action asks each action decision (§4, §8.1).
+_ACTION_BUILDING = {D8: TENT, D9: HOSPITAL, D10: WATCHTOWER}
+
+
+def problems(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
+    """What is wrong with the decision on turn and the records of the round so far."""
+    if state.phase == PHASE_OVER:
+        return _game_over(game, state)
+    p = state.current_player
+    if state.is_terminal or state.decision == NONE or not 0 <= p < game.num_players or state.round >= game.rounds:
+        return ["a running game has a decision and a player on turn"]
+    entered = [q for q in range(game.num_players) if state.entered[q] >= 0]
+    out = _entries(game, state, entered) + _resolution_records(game, state)
+    if state.phase == PHASE_B:
+        return out + _phase_b(game, state, entered)
+    if state.phase == PHASE_C:
+        return out + _phase_c(game, state, entered)
+    return out + _phase_d(game, state, entered)
+
+
+def _game_over(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
+    if not state.is_terminal or state.decision != NONE or state.current_player != -1 or state.round != game.rounds:
+        return ["a finished game has no decision, no player on turn and all rounds played"]
+    return []
+
+
+def _entries(game: RattusCartusGame, state: RattusCartusState, entered: list[int]) -> list[str]:
+    """§3.3.1: entrants, entered slots, entry positions and orders agree; only entrants commit cards."""
+    out = []
+    for s in range(game.k):
+        for position, q in enumerate(state.entrants[s]):
+            if state.entered[q] != s or state.entry_pos[q] != position:
+                out.append(f"slot {s} entrant {q} disagrees with entered/entry_pos")
+    if sorted(q for s in range(game.k) for q in state.entrants[s]) != entered or state.num_entered != len(entered):
+        out.append("entrants, entered and num_entered disagree")
+    if sorted(state.entry_order[q] for q in entered) != list(range(len(entered))):
+        out.append("entry orders are not 0..entered-1")
+    for q in range(game.num_players):
+        if state.entered[q] < 0 and (any(state.committed[q]) or state.announced[q] >= 0):
+            out.append(f"seat {q} committed cards without entering")
+    return out
+
+
+def _resolution_records(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
+    """The records of phase D (§3.4) are empty in other phases."""
+    if state.phase != PHASE_D and (
+            state.queue or state.cands or state.wt_victims or state.sword != [-1, -1] or state.flute != -1
+            or state.rsp != -1 or any(state.revealed) or state.slot or state.stage != ST_START
+            or state.first_pos != -1 or state.qi or any(any(state.pending[q]) for q in range(game.num_players))):
+        return ["resolution records outside phase D"]
+    return []
+
+
+def _phase_b(game: RattusCartusGame, state: RattusCartusState, entered: list[int]) -> list[str]:
+    """§3.2: supply choices in turn order, looks due only while the chosen action has them."""
+    n, d, p = game.num_players, state.decision, state.current_player
+    out = []
+    if d not in (D1, D2) or state.turn >= n or p != (state.start + state.turn) % n or entered:
+        out.append(f"phase B: decision {d} of seat {p} at turn {state.turn}")
+    chosen = [state.supply_slot[(state.start + t) % n] >= 0 for t in range(n)]
+    if chosen != [t < state.turn or (t == state.turn and d == D2) for t in range(n)]:
+        out.append("supply choices disagree with the turn")
+    if d == D2 and not 1 <= state.left <= game.supply_action[state.row[state.supply_slot[p]]][2]:
+        out.append("D2 with more or fewer looks due than the supply action gives")
+    if d == D1 and state.left:
+        out.append("D1 with looks due")
+    return out + _no_legal_action(state)
+
+
+def _phase_c(game: RattusCartusGame, state: RattusCartusState, entered: list[int]) -> list[str]:
+    """§3.3: a turn start for a seat still to enter, or the commits of the seat that entered last."""
+    d, p = state.decision, state.current_player
+    out = []
+    if d == D3:
+        if state.entered[p] >= 0:
+            out.append(f"D3 for seat {p}, which already entered")
+    elif d == D4:
+        if state.entered[p] < 0 or state.announced[p] >= 0 or state.entry_order[p] != state.num_entered - 1:
+            out.append(f"D4 for seat {p} that is not committing")
+    else:
+        out.append(f"phase C with decision {d}")
+    if sum(a >= 0 for a in state.announced) == game.num_players:
+        out.append("phase C with everybody's cards announced")
+    for q in entered:
+        if (state.announced[q] >= 0) == (d == D4 and q == p) or (
+                state.announced[q] >= 0 and state.announced[q] != sum(state.committed[q])):
+            out.append(f"seat {q}'s announced count disagrees")
+    if any(state.revealed):
+        out.append("revealed cards in phase C")
+    return out + _not_phase_b(state) + _no_legal_action(state)
+
+
+def _phase_d(game: RattusCartusGame, state: RattusCartusState, entered: list[int]) -> list[str]:
+    """§3.4: the slot being resolved has entrants, and the decision belongs to its resolution."""
+    out = []
+    if len(entered) != game.num_players or any(a < 0 for a in state.announced) or not state.slot < game.k:
+        out.append("phase D before everybody entered and announced, or past the last slot")
+    entrants = state.entrants[state.slot] if state.slot < game.k else []
+    if not entrants:
+        return out + ["phase D waits on an empty slot"]
+    out += _reveals(game, state)
+    out += _round_special_player(game, state)
+    out += _sword_and_flute(state, entrants)
+    if state.decision in (D8, D9, D10):
+        out += _action_queue(game, state, entrants)
+    out += _decision_owner(game, state, entrants)
+    if not state.legal_mask().any():
+        out.append("no legal action")
+    return out + _not_phase_b(state)
+
+
+def _reveals(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
+    """§3.4.2: slots before this one are revealed and emptied, this one from step a on."""
+    out = []
+    if any(state.announced[q] != sum(state.committed[q]) for q in range(game.num_players)
+           if state.entered[q] >= state.slot):
+        out.append("committed cards disagree with the announced counts")
+    for q in range(game.num_players):
+        done = state.entered[q] < state.slot or (state.entered[q] == state.slot and state.stage != ST_START)
+        if state.revealed[q] != done or (state.entered[q] < state.slot and any(state.committed[q])):
+            out.append(f"seat {q}'s reveal disagrees with the slot being resolved")
+    return out
+
+
+def _round_special_player(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
+    """§3.4.6, R-A20: with two players the round's special-action player is fixed when phase D starts."""
+    if game.num_players != 2:
+        return ["a round special-action player with more than 2 players"] if state.rsp != -1 else []
+    out = []
+    m = [sum(state.committed[q][:NUM_KINDS]) + state.committed[q][NUM_KINDS] for q in range(2)]
+    first = 0 if state.entry_order[0] < state.entry_order[1] else 1
+    if state.stage == ST_START and not state.slot and state.rsp != (
+            0 if m[0] > m[1] else 1 if m[1] > m[0] else first):
+        out.append("the 2-player special-action player disagrees with the cards committed")
+    if state.rsp < 0:
+        out.append("2 players: no special-action player in phase D")
+    return out
+
+
+def _sword_and_flute(state: RattusCartusState, entrants: list[int]) -> list[str]:
+    """§3.4.3, §3.4.4: D5 / D6 / D7 follow from the Swords and Flutes committed."""
+    d, p = state.decision, state.current_player
+    out = []
+    if d in (D5, D6):
+        swords = [state.committed[q][NUM_KINDS + 1] for q in entrants]
+        winner = entrants[swords.index(max(swords))]
+        low = [q for q, v in zip(entrants, swords) if v == min(swords)]
+        if max(swords) == min(swords) or state.sword[0] != winner or (
+                d == D5 and (p != winner or state.cands != low)):
+            out.append("the Sword resolution disagrees with the Swords committed")
+        if d == D6 and (state.sword[1] not in low or state.left > state.hand_size[p]):
+            out.append("D6 by a seat that is no Sword loser")
+    if d == D7:
+        flutes = [state.committed[q][NUM_KINDS + 2] for q in entrants]
+        winner = entrants[flutes.index(max(flutes))]
+        low = [q for q, v in zip(entrants, flutes) if v == min(flutes)]
+        if max(flutes) == min(flutes) or p != winner or state.flute != p or state.cands != low or state.rats[p] < 1:
+            out.append("the Flute resolution disagrees with the Flutes committed")
+    return out
+
+
+def _action_queue(game: RattusCartusGame, state: RattusCartusState, entrants: list[int]) -> list[str]:
+    """§3.4.5-§3.4.8: the slot's actions in order, the one performed asking the decision on turn."""
+    d = state.decision
+    special = state.special_player(entrants)
+    expected = [] if state.round == game.rounds - 1 else (
+        ([[special, 1]] if special >= 0 else []) + [[q, 0] for q in entrants if q != special])
+    if state.queue != expected or state.stage != ST_ACTIONS:
+        return ["the action queue disagrees with the slot"]
+    if state.qi >= len(state.queue):
+        return []
+    out = []
+    owner, special_flag = state.queue[state.qi]
+    if state.row[state.slot] // 5 != _ACTION_BUILDING[d] or (d == D10 and not special_flag):
+        out.append("the decision does not belong to the building resolving")
+    if d == D8 and not (state.left <= (2 if special_flag else 1) and (state.first_pos < 0) == (
+            state.left == 2 or not special_flag)):
+        out.append("D8 looks disagree with the action")
+    if d == D9 and state.left > (3 if special_flag else 2):
+        out.append("D9 discards beyond the Hospital's limit")
+    if d == D10:
+        protected = {q for q in range(game.num_players) if state.row[state.entered[q]] // 5 == WATCHTOWER}
+        if (len(set(state.wt_victims)) != len(state.wt_victims) or owner in state.wt_victims
+                or any(q in protected for q in state.wt_victims) or state.left > 3 or state.wt_t < 0):
+            out.append("Watchtower victims disagree with the protection")
+    return out
+
+
+def _decision_owner(game: RattusCartusGame, state: RattusCartusState, entrants: list[int]) -> list[str]:
+    """The seat on turn is the one the phase-D decision asks, with something left to decide (§8.3)."""
+    d, p = state.decision, state.current_player
+    out = []
+    if d in (D5, D7) and (state.cands == [] or p not in entrants
+                          or any(c not in entrants or c == p for c in state.cands)):
+        out.append("D5/D7 candidates must be other entrants of the slot")
+    if d == D6 and (state.sword[1] != p or state.left < 1 or state.hand_size[p] < state.left):
+        out.append("D6 by the Sword loser with cards due")
+    if d in (D8, D9, D10):
+        if not state.qi < len(state.queue):
+            out.append("an action decision outside the action queue")
+        elif d in (D8, D9) and state.queue[state.qi][0] != p:
+            out.append("D8/D9 by a seat not performing the action")
+    if d in (D8, D9) and state.left < 1:
+        out.append("D8/D9 with nothing due")
+    if d == D9 and (state.rats[p] < 1 or state.hand_size[p] < 1):
+        out.append("D9 without rats or cards")
+    if d == D10 and (not state.wt_victims or state.wt_victims[0] != p or state.left < 1
+                     or state.hand_size[p] < state.left):
+        out.append("D10 by a seat not due to give")
+    if d in (D1, D2, D3, D4):
+        out.append(f"phase D with decision {d}")
+    return out
+
+
+def _not_phase_b(state: RattusCartusState) -> list[str]:
+    return ["D1/D2 outside phase B"] if state.decision in (D1, D2) else []
+
+
+def _no_legal_action(state: RattusCartusState) -> list[str]:
+    return ["no legal action"] if state.legal_mask().any() == 0 else []
