@@ -11,6 +11,7 @@ read the state duck-typed, so this module imports them at the top and nothing im
 
 from __future__ import annotations
 
+import copy
 from bisect import bisect
 from itertools import accumulate, compress
 from operator import add
@@ -67,7 +68,7 @@ class RattusCartusGame(LayoutGame):
     def __init__(self, num_players: int = 4, **options: Any):
         super().__init__(num_players)
         resolved = C.resolve(self.num_players, options)
-        self.options_given = {key: resolved[key] for key in C.OPTIONS.specs}
+        self.options_given = copy.deepcopy({key: resolved[key] for key in C.OPTIONS.specs})  # not the caller's
         self.building_selection: str = resolved["building_selection"]
         self.agreed_counts: dict[str, int] = resolved["agreed_counts"]
         self.building_set_public: bool = resolved["building_set_public"] or self.building_selection == "agreed"
@@ -135,10 +136,11 @@ class RattusCartusGame(LayoutGame):
         return self.rounds * per_round
 
     def config(self) -> dict[str, Any]:
+        """The options that recreate this game, as a copy: editing it (or a snapshot) changes nothing here."""
         out = {"num_players": self.num_players, **self.options_given}
         out["point_token_values"] = list(self.point_token_values)
         out["supply_table"] = self.supply_table
-        return out
+        return copy.deepcopy(out)
 
     def state_from_json(self, data: dict[str, Any]) -> RattusCartusState:
         return parse_state(self, data)
