@@ -23,25 +23,29 @@ from .scoring import final_result
 if TYPE_CHECKING:
     from .rules import RattusCartusGame, RattusCartusState
 
-BIG = 10**6
+#: The most any count of a state may be: far above what a game reaches (a few hundred cards, rounds x
+#: actions), and low enough that every value of an observation, sums of up to 35 counts included, stays
+#: within the observer's declared high (1e6).
+MAX_COUNT = 10**4
+
 
 #: Field -> (kind, arguments), as :mod:`envs.core.schema` reads them.
 def _schema(game: RattusCartusGame) -> dict[str, tuple]:
     n, k = game.num_players, game.k
     return {
-        "hands": ("grid", n, NUM_ITEMS, 0, BIG),
-        "pending": ("grid", n, NUM_ITEMS, 0, BIG),
-        "committed": ("grid", n, NUM_ITEMS, 0, BIG),
+        "hands": ("grid", n, NUM_ITEMS, 0, MAX_COUNT),
+        "pending": ("grid", n, NUM_ITEMS, 0, MAX_COUNT),
+        "committed": ("grid", n, NUM_ITEMS, 0, MAX_COUNT),
         "nun_row": ("ints", NUN_ROW_SIZE, 0, NUM_KINDS - 1),
         "deck": ("ints", None, 0, NUM_KINDS - 1),
         "discard": ("ints", NUM_KINDS, 0, 4),
-        "supply": ("ints", 5, 0, BIG),
-        "token_supply": ("ints", None, 0, BIG),
-        "tokens": ("lists", n, 0, BIG),
+        "supply": ("ints", 5, 0, MAX_COUNT),
+        "token_supply": ("ints", None, 0, MAX_COUNT),
+        "tokens": ("lists", n, 0, MAX_COUNT),
         "rats": ("ints", n, 0, MAX_RATS - 1),
-        "level": ("grid", n, NUM_CLASSES, 0, BIG),
-        "stamp": ("grid", n, NUM_CLASSES, 0, BIG),
-        "clock": ("int", 0, BIG),
+        "level": ("grid", n, NUM_CLASSES, 0, MAX_COUNT),
+        "stamp": ("grid", n, NUM_CLASSES, 0, MAX_COUNT),
+        "clock": ("int", 0, MAX_COUNT),
         "building_set": ("ints", BUILDINGS_IN_GAME, 0, NUM_BUILDING_CARDS - 1),
         "bdeck": ("ints", None, 0, NUM_BUILDING_CARDS - 1),
         "repl": ("ints", game.replacement, 0, NUM_BUILDING_CARDS - 1),
@@ -55,7 +59,7 @@ def _schema(game: RattusCartusGame) -> dict[str, tuple]:
         "current_player": ("int", -1, n - 1),
         "is_terminal": ("bool",),
         "turn": ("int", 0, n),
-        "left": ("int", 0, BIG),
+        "left": ("int", 0, MAX_COUNT),
         "first_pos": ("int", -1, NUN_ROW_SIZE - 1),
         "cands": ("ints", None, 0, n - 1),
         "supply_slot": ("ints", n, -1, k - 1),
@@ -64,37 +68,37 @@ def _schema(game: RattusCartusGame) -> dict[str, tuple]:
         "entry_order": ("ints", n, -1, n - 1),
         "entrants": ("lists", k, 0, n - 1),
         "num_entered": ("int", 0, n),
-        "announced": ("ints", n, -1, BIG),
-        "passes": ("ints", n, 0, BIG),
+        "announced": ("ints", n, -1, MAX_COUNT),
+        "passes": ("ints", n, 0, MAX_COUNT),
         "rsp": ("int", -1, n - 1),
         "slot": ("int", 0, k),
         "stage": ("int", ST_START, ST_ACTIONS),
         "revealed": ("bools", n),
-        "last_reveal": ("grid", n, NUM_ITEMS, 0, BIG),
+        "last_reveal": ("grid", n, NUM_ITEMS, 0, MAX_COUNT),
         "sword": ("ints", 2, -1, n - 1),
         "flute": ("int", -1, n - 1),
         "queue": ("grid", None, 2, 0, n - 1),
         "qi": ("int", 0, n),
-        "wt_t": ("int", -1, BIG),
+        "wt_t": ("int", -1, MAX_COUNT),
         "wt_victims": ("ints", None, 0, n - 1),
-        "taken": ("grid", n, 5, 0, BIG),
-        "shown": ("grid", n, 11, 0, BIG),
-        "hidden_in": ("ints", n, 0, BIG),
-        "hidden_out": ("ints", n, 0, BIG),
-        "peek_count": ("grid", n, NUN_ROW_SIZE, 0, BIG),
-        "reshuffles": ("int", 0, BIG),
+        "taken": ("grid", n, 5, 0, MAX_COUNT),
+        "shown": ("grid", n, 11, 0, MAX_COUNT),
+        "hidden_in": ("ints", n, 0, MAX_COUNT),
+        "hidden_out": ("ints", n, 0, MAX_COUNT),
+        "peek_count": ("grid", n, NUN_ROW_SIZE, 0, MAX_COUNT),
+        "reshuffles": ("int", 0, MAX_COUNT),
         "reshuffle_comp": ("ints", NUM_KINDS, 0, 4),
         "peeked": ("boolgrid", n, NUN_ROW_SIZE),
         "seen": ("grid", n, NUM_KINDS, 0, 4),
-        "gifts": ("cube", n, n, NUM_ITEMS, 0, BIG),
+        "gifts": ("cube", n, n, NUM_ITEMS, 0, MAX_COUNT),
         "gift_flag": ("boolgrid", n, n),
-        "hand_size": ("ints", n, 0, BIG),
-        "flow_count": ("grid", n, n, 0, BIG),
-        "pend_taken": ("grid", n, 5, 0, BIG),
-        "pend_drawn": ("ints", n, 0, BIG),
-        "pend_hidden": ("ints", n, 0, BIG),
-        "flow": ("cube", n, n, 5, 0, BIG),
-        "slot_gift": ("cube", n, n, NUM_ITEMS, 0, BIG),
+        "hand_size": ("ints", n, 0, MAX_COUNT),
+        "flow_count": ("grid", n, n, 0, MAX_COUNT),
+        "pend_taken": ("grid", n, 5, 0, MAX_COUNT),
+        "pend_drawn": ("ints", n, 0, MAX_COUNT),
+        "pend_hidden": ("ints", n, 0, MAX_COUNT),
+        "flow": ("cube", n, n, 5, 0, MAX_COUNT),
+        "slot_gift": ("cube", n, n, NUM_ITEMS, 0, MAX_COUNT),
     }
 
 
@@ -144,7 +148,8 @@ def _population(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
 
 
 def _supplies(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
-    """R-A2, R-A3: finite supplies plus holdings are constant, unlimited ones never change."""
+    """R-A2, R-A3: finite supplies plus holdings are constant, unlimited ones never change (a Palace
+    action, one a round, gives at most 2 point tokens, §4)."""
     n = game.num_players
     out = []
     if game.finite:
@@ -161,6 +166,8 @@ def _supplies(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
             out.append("unlimited supplies never change")
         if any(v != game.point_token_values[0] for held in state.tokens for v in held):
             out.append("a point token of another value")
+        if any(len(held) > 2 * game.rounds for held in state.tokens):
+            out.append(f"more than {2 * game.rounds} point tokens, 2 a round")
     if not game.uniform_tokens and any(held != sorted(held) for held in state.tokens):
         out.append("point tokens are kept sorted")
     return out
