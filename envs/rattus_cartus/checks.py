@@ -118,10 +118,13 @@ def parse_state(game: RattusCartusGame, data: dict[str, Any]) -> RattusCartusSta
 
 # ====================================================================== invariants
 def invariants(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
-    """Everything that is wrong with ``state`` (empty if nothing): see the module docstring."""
-    return (_population(game, state) + records.problems(game, state) + _supplies(game, state)
-            + _influence(game, state) + _buildings(game, state) + _building_set(game, state)
-            + turn_checks.problems(game, state))
+    """Everything that is wrong with ``state`` (empty if nothing): see the module docstring. The round flow
+    reads the row, so it is checked only on a row of the round's size."""
+    out = (_population(game, state) + records.problems(game, state) + _supplies(game, state)
+           + _influence(game, state) + _buildings(game, state) + _building_set(game, state))
+    if len(state.row) != (0 if state.phase == PHASE_OVER else game.k):
+        return out
+    return out + turn_checks.problems(game, state)
 
 
 def _population(game: RattusCartusGame, state: RattusCartusState) -> list[str]:

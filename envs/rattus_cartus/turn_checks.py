@@ -55,9 +55,8 @@ def _entries(game: RattusCartusGame, state: RattusCartusState, entered: list[int
     """§3.3.1: entrants, entered slots, entry positions and orders agree; only entrants commit cards."""
     out = []
     for s in range(game.k):
-        for position, q in enumerate(state.entrants[s]):
-            if state.entered[q] != s or state.entry_pos[q] != position:
-                out.append(f"slot {s} entrant {q} disagrees with entered/entry_pos")
+        if any(state.entered[q] != s or state.entry_pos[q] != position for position, q in enumerate(state.entrants[s])):
+            out.append(f"slot {s}: entrants disagree with entered/entry_pos")
     if sorted(q for s in range(game.k) for q in state.entrants[s]) != entered or state.num_entered != len(entered):
         out.append("entrants, entered and num_entered disagree")
     if sorted(state.entry_order[q] for q in entered) != list(range(len(entered))):
@@ -190,15 +189,23 @@ def _round_special_player(game: RattusCartusGame, state: RattusCartusState) -> l
     return []
 
 
+def _contest(state: RattusCartusState, entrants: list[int], item: int) -> tuple[int, list[int]]:
+    """The entrant with most cards of ``item`` committed (ties: lowest entry position, R-A11) and those with
+    fewest; ``(-1, [])`` when all committed as many (§3.4.3, §3.4.4)."""
+    counts = [state.committed[q][item] for q in entrants]
+    high, low = max(counts), min(counts)
+    if high == low:
+        return -1, []
+    return entrants[counts.index(high)], [q for q, v in zip(entrants, counts) if v == low]
+
+
 def _sword(state: RattusCartusState, entrants: list[int]) -> list[str]:
-    """§3.4.3, R-A11, R-A14, R-A36: the Sword winner, and its choice (D5) or the loser paying (D6) or
-    chosen, follow from the Swords committed."""
+    """§3.4.3, R-A14, R-A36: the Sword winner, and its choice (D5) or the loser paying (D6) or chosen,
+    follow from the Swords committed."""
     d, p = state.decision, state.current_player
-    swords = [state.committed[q][I_SWORD] for q in entrants]
-    if max(swords) == min(swords):
+    winner, low = _contest(state, entrants, I_SWORD)
+    if winner < 0:
         return [] if state.sword == [-1, -1] and d not in (D5, D6) else ["a Sword resolution without a Sword majority"]
-    winner = entrants[swords.index(max(swords))]
-    low = [q for q, v in zip(entrants, swords) if v == min(swords)]
     loser = state.sword[1]
     if state.sword[0] != winner or (d == D5 and (p != winner or state.cands != low or loser != -1)) or (
             d != D5 and loser not in low):
@@ -212,9 +219,7 @@ def _flute(state: RattusCartusState, entrants: list[int]) -> list[str]:
     """§3.4.4, R-A15: the Flute winner, and its choice of a receiver (D7), follow from the Flutes committed;
     nothing is settled before the Sword."""
     d, p = state.decision, state.current_player
-    flutes = [state.committed[q][I_FLUTE] for q in entrants]
-    winner = entrants[flutes.index(max(flutes))] if max(flutes) > min(flutes) else -1
-    low = [q for q, v in zip(entrants, flutes) if v == min(flutes)]
+    winner, low = _contest(state, entrants, I_FLUTE)
     if state.stage == ST_SWORD:
         settled = state.flute == -1
     elif d == D7:
@@ -264,7 +269,7 @@ def _watchtower(game: RattusCartusGame, state: RattusCartusState, owner: int) ->
 def _decision_owner(state: RattusCartusState, entrants: list[int]) -> list[str]:
     """The seat on turn is the one the phase-D decision asks, with something left to decide (§8.3)."""
     d, p = state.decision, state.current_player
-    if d in (D5, D7) and (len(state.cands) < 2 or any(c not in entrants or c == p for c in state.cands)):
+    if d in (D5, D7) and (len(state.cands) < 2 or not set(state.cands) <= set(entrants) - {p}):
         return ["D5/D7 candidates must be other entrants of the slot"]
     if d == D6 and (state.left < 1 or state.hand_size[p] < state.left):
         return ["D6 by the Sword loser with cards due"]

@@ -10,6 +10,7 @@ copies, which have no history either)."""
 from __future__ import annotations
 
 import copy
+import time
 
 import numpy as np
 import pytest
@@ -215,3 +216,32 @@ def test_every_accepted_nudge_of_a_snapshot_is_sound(num_players, options, seed,
         accepted += 1
         assert_sound(env)
     assert accepted, "no nudge was accepted: the sweep checks nothing"
+
+
+def test_a_row_of_another_size_is_a_snapshot_error():
+    """§3.1: a row of fewer than k building cards is refused as a SnapshotError; the round flow, which reads
+    the row (here the looks of the D2 supply choice, §3.2), raised an IndexError before."""
+    env = rattus_cartus_v0.env(num_players=3)
+    env.unwrapped.set_position(seed=1, start_player=0, row=["farm:1", "monastery:4"])  # copy 4: a look
+    play(env, "SLOT 1")
+    snapshot = without_history(env.unwrapped.snapshot())
+    assert snapshot["state"]["decision"] == 2
+    snapshot["state"]["row"].pop()
+    with pytest.raises(SnapshotError, match="row 1"):
+        env.unwrapped.restore(snapshot)
+
+
+def test_validation_is_linear_in_the_snapshot():
+    """Issue 22: a snapshot with 32,000 Sword candidates and entrants in one slot (D5, §3.4.3) is refused
+    at once; the checks compared every candidate with every entrant and recomputed the fewest Swords per
+    entrant (~45 s here before)."""
+    env = walk(4, 1, 103)
+    snapshot = without_history(env.unwrapped.snapshot())
+    state = snapshot["state"]
+    assert state["decision"] == 5 and len(state["cands"]) == 2
+    state["cands"] *= 16000
+    state["entrants"][state["slot"]] = [state["cands"][0]] * 32000
+    start = time.process_time()
+    with pytest.raises(SnapshotError, match="entrants disagree"):
+        env.unwrapped.restore(snapshot)
+    assert time.process_time() - start < 5
