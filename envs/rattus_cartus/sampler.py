@@ -205,14 +205,20 @@ class _Deck:
         self.size = len(state.deck)
         self.cap = list(state.reshuffle_comp) if state.reshuffles else None
 
-    def fits(self, pool: list[int], nun_cap: list[int], nun_need: int) -> bool:
-        """Can ``nun_need`` nun-row positions (at most ``nun_cap`` cards of a kind) and the deck both be
-        filled from ``pool``? (The supply-demand condition of the two: each alone, and both together.)"""
-        nun = sum(min(pool[k], max(nun_cap[k], 0)) for k in range(NUM_KINDS))
+    def room(self, kind: int, pool: int, nun_cap: int) -> tuple[int, int, int]:
+        """What ``pool`` cards of ``kind`` (at most ``nun_cap`` of them in the nun row) can fill: of the
+        nun row, of the deck, of both together."""
+        nun = min(pool, max(nun_cap, 0))
+        if self.cap is None:
+            return nun, 0, 0
+        return nun, min(pool, self.cap[kind]), min(pool, max(nun_cap, 0) + self.cap[kind])
+
+    def fits(self, room: list[int], nun_need: int) -> bool:
+        """Can ``nun_need`` nun-row positions and the deck both be filled, given the kinds' summed ``room``?
+        (The supply-demand condition of the two: each alone, and both together.)"""
+        nun, deck, both = room
         if self.cap is None:
             return nun >= nun_need
-        deck = sum(min(pool[k], self.cap[k]) for k in range(NUM_KINDS))
-        both = sum(min(pool[k], max(nun_cap[k], 0) + self.cap[k]) for k in range(NUM_KINDS))
         return nun >= nun_need and deck >= self.size and both >= nun_need + self.size
 
     def draw(self, pool: list[int], rng: np.random.Generator) -> list[int]:
@@ -243,14 +249,13 @@ def _fill_nun_row(state, o: int, pool: list[int], deck: _Deck, rng: np.random.Ge
     nun_row = list(state.nun_row)
     for index, p in enumerate(unlooked):
         need = len(unlooked) - index - 1
+        rooms = [deck.room(k, pool[k], cap[k]) for k in range(NUM_KINDS)]
+        total_room = [sum(column) for column in zip(*rooms)]
         choices = [k for k in range(NUM_KINDS) if pool[k] and cap[k] > 0]
         weights = []
-        for k in choices:
-            pool[k] -= 1
-            cap[k] -= 1
-            ok = deck.fits(pool, cap, need)
-            pool[k] += 1
-            cap[k] += 1
+        for k in choices:  # the room left once a card of kind k lies here
+            after = deck.room(k, pool[k] - 1, cap[k] - 1)
+            ok = deck.fits([t - r + a for t, r, a in zip(total_room, rooms[k], after)], need)
             weights.append(pool[k] if ok else 0)
         total = sum(weights)
         if total <= 0:
