@@ -8,6 +8,7 @@ the re-deal reads about a world is checked here, so that any accepted state can 
 
 from __future__ import annotations
 
+from operator import add, gt
 from typing import TYPE_CHECKING
 
 from .cards import I_GOLD, I_PASS, ITEM_TYPE, KIND_COPIES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE
@@ -63,7 +64,7 @@ def _transfer_records(game: RattusCartusGame, state: RattusCartusState) -> list[
                     max(slot[NUM_KINDS + s], gifts[NUM_KINDS + s]) > specials[s] for s in range(5)):
                 out.append(f"seat {p}'s records of cards given to seat {q} exceed what it gave")
     for q in range(n):  # this slot's receipts lie in the pending area, beside what was drawn and taken
-        received = [sum(state.slot_gift[p][q][i] for p in range(n)) for i in range(NUM_ITEMS)]
+        received = [sum(column) for column in zip(*(state.slot_gift[p][q] for p in range(n)))]
         pending = state.pending[q]
         if sum(received) > state.pend_hidden[q] or any(received[i] > pending[i] for i in range(NUM_KINDS)) or any(
                 received[NUM_KINDS + s] > pending[NUM_KINDS + s] - state.pend_taken[q][s] for s in range(5)):
@@ -163,10 +164,12 @@ def _gifts_held(game: RattusCartusGame, state: RattusCartusState) -> list[str]:
             out.append(f"the flags of seat {q} as a giver disagree with its hidden transfers")
         if state.hidden_out[q]:
             continue
+        older = [0] * NUM_ITEMS  # given in earlier slots, not shown since
+        for p in range(n):
+            if any(state.gifts[p][q]):
+                older = [total + max(0, given - now) for total, given, now
+                         in zip(older, state.gifts[p][q], state.slot_gift[p][q])]
         committed = [0] * NUM_ITEMS if state.revealed[q] else state.committed[q]
-        for i in range(NUM_ITEMS):
-            older = sum(max(0, state.gifts[p][q][i] - state.slot_gift[p][q][i]) for p in range(n))
-            if older > state.hands[q][i] + committed[i]:
-                out.append(f"the records of cards given to seat {q} exceed what it holds")
-                break
+        if any(map(gt, older, map(add, state.hands[q], committed))):
+            out.append(f"the records of cards given to seat {q} exceed what it holds")
     return out
