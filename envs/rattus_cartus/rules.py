@@ -2,15 +2,16 @@
 
 Holdings are lists of 35 counts (30 population *kinds* ``class * 5 + nuns``, then joker, Sword, Flute,
 Pass, Gold; see :mod:`.cards`). The state machine walks the five phases of a round (§3.0) and stops at
-each decision point D1..D10 (§8.1); everything else is automatic (§8.1, R-A16). Snapshot parsing, the
-invariants and the position helper live in :mod:`.checks`, scoring in :mod:`.scoring`, the re-deal for
-search in :mod:`.sampler`, text rendering in :mod:`.render`; the codes of decisions, phases and stages in
-:mod:`.decisions`. Those modules depend only on the leaf modules (:mod:`.cards`, :mod:`.decisions`) and
+each decision point D1..D10 (§8.1); everything else is automatic (§8.1, R-A16). Snapshot parsing and the
+invariants live in :mod:`.checks`, the position helper in :mod:`.positions`, scoring in :mod:`.scoring`, the
+re-deal for search in :mod:`.sampler`, text rendering in :mod:`.render`; the codes of decisions, phases and
+stages in :mod:`.decisions`. Those modules depend only on the leaf modules (:mod:`.cards`, :mod:`.decisions`) and
 read the state duck-typed, so this module imports them at the top and nothing imports it back.
 """
 
 from __future__ import annotations
 
+import copy
 from bisect import bisect
 from itertools import accumulate, compress
 from operator import add
@@ -33,11 +34,12 @@ from .changes import (
     ANNOUNCE, COMMIT, DECK, ENTER, GAME, GIFT_FLAGS, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING,
     RATS, REVEAL, SHOWN, SUPPLY_SLOT, TAKEN, TOKENS, TURN,
 )
-from .checks import invariants, parse_state, position, to_json
+from .checks import invariants, parse_state, to_json
 from .decisions import (
     D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, NONE, PHASE_B, PHASE_C, PHASE_D, PHASE_OVER, ST_ACTIONS, ST_FLUTE,
     ST_START, ST_SWORD,
 )
+from .positions import position
 from .render import render
 from .sampler import resample_hidden
 from .scoring import final_result, ranking_scores
@@ -66,7 +68,7 @@ class RattusCartusGame(LayoutGame):
     def __init__(self, num_players: int = 4, **options: Any):
         super().__init__(num_players)
         resolved = C.resolve(self.num_players, options)
-        self.options_given = {key: resolved[key] for key in C.OPTIONS.specs}
+        self.options_given = copy.deepcopy({key: resolved[key] for key in C.OPTIONS.specs})  # not the caller's
         self.building_selection: str = resolved["building_selection"]
         self.agreed_counts: dict[str, int] = resolved["agreed_counts"]
         self.building_set_public: bool = resolved["building_set_public"] or self.building_selection == "agreed"
@@ -134,10 +136,11 @@ class RattusCartusGame(LayoutGame):
         return self.rounds * per_round
 
     def config(self) -> dict[str, Any]:
+        """The options that recreate this game, as a copy: editing it (or a snapshot) changes nothing here."""
         out = {"num_players": self.num_players, **self.options_given}
         out["point_token_values"] = list(self.point_token_values)
         out["supply_table"] = self.supply_table
-        return out
+        return copy.deepcopy(out)
 
     def state_from_json(self, data: dict[str, Any]) -> RattusCartusState:
         return parse_state(self, data)
