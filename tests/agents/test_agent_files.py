@@ -71,6 +71,21 @@ def test_a_sound_file_loads_and_plays(tmp_path):
     assert observation["action_mask"][agent.act(observation["observation"], observation["action_mask"])]
 
 
+@pytest.mark.parametrize("scale", [7e36, -7e36])
+def test_huge_finite_weights_still_play_a_legal_move(tmp_path, scale):
+    """Finite weights whose logits overflow (to inf, or NaN from inf - inf) rank legal moves, never drop them
+    (a case the agent-file fuzz found: 7e36 in every cell of a float32 layer)."""
+    layers = [(np.full((90, OBS), scale, np.float32), np.zeros(90, np.float32))]
+    agent = load(str(save_policy(tmp_path / "huge.npz", layers, META)), GAME)
+    env = make("david_goliath", num_players=3)
+    env.reset(seed=0)
+    observation = env.observe(env.agent_selection)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for deterministic in (True, False):
+            agent.deterministic = deterministic
+            assert observation["action_mask"][agent.act(observation["observation"], observation["action_mask"])]
+
+
 def test_output_layer_must_match_the_games_action_count(tmp_path):
     path = save_policy(tmp_path / "fifty.npz", weights((OBS, 8, 50)), META)
     load_policy(path)  # consistent in itself ...
