@@ -8,6 +8,7 @@ import pytest
 
 from hiddenhand.envs import david_goliath_v0
 from hiddenhand.envs.core.game import SnapshotError
+from hiddenhand.envs.core.snapshots import as_position
 from hiddenhand.envs.david_goliath.cards import card_id, card_name
 from hiddenhand.envs.david_goliath.rules import HAND_SIZE
 from playing import play_random
@@ -143,8 +144,10 @@ def test_terminal_state_invariants():
 
 # ---------------------------------------------------------------------------------------- checked restore
 def _tamper(snapshot, edit):
-    broken = json.loads(json.dumps(snapshot))
+    """A position snapshot (its state the origin, checked by the state checks) with ``edit`` made to it."""
+    broken = as_position(json.loads(json.dumps(snapshot)))
     edit(broken["state"], broken)
+    broken["origin"] = {**broken["origin"], "state": broken["state"], "aec": broken["aec"]}
     return broken
 
 
