@@ -112,8 +112,9 @@ class DavidGoliathObserver(Observer):
         return block
 
     def _seat_block(self, state: DavidGoliathState) -> np.ndarray:
-        """Seat rows of the current public data, rebuilt only when ``state.public_epoch`` moves."""
-        if self._cached is None or self._cached[0] is not state or self._cached[1] != state.public_epoch:
+        """Seat rows of the current public data, rebuilt when :func:`public_key` changes."""
+        key = public_key(state)
+        if self._cached is None or self._cached[0] is not state or self._cached[1] != key:
             n = self._n
             rows = self._seat_rows
             rows[:n, :NUM_CARDS] = state.taken
@@ -125,5 +126,12 @@ class DavidGoliathObserver(Observer):
             rows[:n, tallies:] *= self._tally_scale
             rows[n:] = rows[:n]
             self._not_taken = self._in_play - state.played
-            self._cached = (state, state.public_epoch)
+            self._cached = (state, key)
         return self._seat_rows
+
+
+def public_key(state: DavidGoliathState) -> tuple:
+    """What the seat rows depend on, read from the state itself (no counter to bump): taken cards, tallies,
+    points and totals change only when a trick is resolved (§3.4, §4), which moves ``tricks_played`` or
+    ``round``; voids (§6) are compared as they are."""
+    return state.round, state.tricks_played, state.voids.tobytes()
