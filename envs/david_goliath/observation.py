@@ -51,8 +51,9 @@ class DavidGoliathObserver(Observer):
         # Per-seat public data twice over, so that rows [p, p + n) are seat p's rotated view.
         self._seat_rows = np.zeros((2 * n, SEAT_FEATURES), np.float32)
         self._not_taken = self._in_play.copy()  # cards in play that nobody has taken this round
-        self._tally_scale = np.array([1 / HAND_SIZE] * NUM_COLOURS + [1 / MAX_COLOUR_SCORE] * NUM_COLOURS
-                                     + [1 / SCORE_DIVISOR], np.float32)
+        # divided, not multiplied by reciprocals: the same float32 values as the reference's plain divisions
+        self._tally_divisors = np.array([HAND_SIZE] * NUM_COLOURS + [MAX_COLOUR_SCORE] * NUM_COLOURS
+                                        + [SCORE_DIVISOR], np.float32)
         self._cached: tuple[DavidGoliathState, int] | None = None
 
     @staticmethod
@@ -123,7 +124,7 @@ class DavidGoliathObserver(Observer):
             rows[:n, tallies:tallies + NUM_COLOURS] = state.taken_count
             rows[:n, tallies + NUM_COLOURS:-1] = state.colour_points
             rows[:self._players, -1] = state.totals  # DG-5: the dummy's row keeps 0
-            rows[:n, tallies:] *= self._tally_scale
+            rows[:n, tallies:] /= self._tally_divisors
             rows[n:] = rows[:n]
             self._not_taken = self._in_play - state.played
             self._cached = (state, key)
