@@ -101,6 +101,7 @@ class HiddenInfoAECEnv(PositionsMixin, AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None or self._rng is None:
             self._rng = np.random.default_rng(seed)
+        self.__dict__.pop("step", None)  # a re-dealt copy's first-step hook (see determinize)
         self._origin = Origin(self._rng.bit_generator.state)
         self._state = self.game.new_initial_state(self._rng)
         self.history = []

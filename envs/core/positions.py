@@ -20,7 +20,8 @@ import numpy as np
 from .game import SnapshotError, State
 from .snapshots import (
     AEC_KEYS, DEALT_ORIGIN_KEYS, FORMAT_1, PLAYED_BEFORE, POSITION_ORIGIN_KEYS, SNAPSHOT_FORMAT, SNAPSHOT_KEYS,
-    checked_actions, checked_rng, difference, fail, is_finite_number, is_plain_json, require_keys, upgraded,
+    checked_actions, checked_rng, difference, fail, is_finite_number, is_plain_json, json_copy, require_keys,
+    upgraded,
 )
 
 #: What play changes in an env: ``restore`` takes them from the replay, ``determinize`` copies them.
@@ -33,8 +34,9 @@ _HINT = " (a snapshot restores into an env with the same max_cycles and reward_m
 @dataclass
 class Origin:
     """Where an env's play started: ``rng`` (a ``bit_generator.state``) and, for an explicit position,
-    its ``state`` (never played on: replays start from a clone), its AEC bookkeeping ``aec`` (JSON) and
-    the actions an old snapshot recorded before it (``played_before``)."""
+    its ``state`` (never played on: replays start from a clone; a re-dealt copy's shares its live state
+    until its first step), its AEC bookkeeping ``aec`` (JSON) and the actions an old snapshot recorded
+    before it (``played_before``)."""
 
     rng: dict[str, Any]
     state: State | None = None
@@ -42,10 +44,10 @@ class Origin:
     played_before: list[int] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        rng = copy.deepcopy(self.rng)
+        rng = json_copy(self.rng)
         if self.state is None:
             return {"rng": rng}
-        data = {"state": self.state.to_json(), "rng": rng, "aec": copy.deepcopy(self.aec)}
+        data = {"state": self.state.to_json(), "rng": rng, "aec": json_copy(self.aec)}
         if self.played_before:
             data[PLAYED_BEFORE] = list(self.played_before)
         return data
@@ -60,7 +62,7 @@ class PositionsMixin:
         state = self._require_state()
         return {
             "format": SNAPSHOT_FORMAT, "game": self.metadata["name"], "num_players": self.game.num_players,
-            "config": copy.deepcopy(self.game.config()), "origin": self._origin.to_json(),
+            "config": json_copy(self.game.config()), "origin": self._origin.to_json(),
             "history": list(self.history), "state": state.to_json(), "rng": self._rng.bit_generator.state,
             "aec": self._aec_json(),
         }
@@ -79,6 +81,7 @@ class PositionsMixin:
         replay = self._replayed(snapshot)
         for key in PLAY_FIELDS:
             setattr(self, key, getattr(replay, key))
+        self.__dict__.pop("step", None)  # a re-dealt copy's first-step hook: its origin is replaced
         self._mask_fresh = False
         self.observer.invalidate()
 
@@ -116,10 +119,20 @@ class PositionsMixin:
         clone._state = state
         state.resample_hidden(self._seat_of[agent], clone._rng)
         clone.history = []
-        clone._origin = Origin(clone._rng.bit_generator.state, state.clone(), clone._aec_json())
+        # The re-dealt position is the copy's origin. Search agents read a copy's state and never step it,
+        # so the origin shares the live state until the first step, which clones it (an instance hook,
+        # gone after that step: nothing is added to every step).
+        clone._origin = Origin(clone._rng.bit_generator.state, state, clone._aec_json())
+        clone.step = clone._step_keeping_the_origin
         clone._mask = None
         clone._mask_fresh = False
         return clone
+
+    def _step_keeping_the_origin(self, action: Any) -> None:
+        """A re-dealt copy's ``step`` until its first call: the origin stops sharing the live state."""
+        del self.step
+        self._origin.state = self._state.clone()
+        self.step(action)
 
     # ----------------------------------------------------------------- the AEC bookkeeping as JSON
     def _aec_json(self) -> dict[str, Any]:
@@ -127,7 +140,7 @@ class PositionsMixin:
             "agents": list(self.agents), "agent_selection": self.agent_selection,
             "skip_agent_selection": self._skip_agent_selection, "rewards": dict(self.rewards),
             "cumulative_rewards": dict(self._cumulative_rewards), "terminations": dict(self.terminations),
-            "truncations": dict(self.truncations), "infos": copy.deepcopy(self.infos), "game_over": self._game_over,
+            "truncations": dict(self.truncations), "infos": json_copy(self.infos), "game_over": self._game_over,
             "steps": self._steps, "illegal_action": self._illegal_ending,
         }
 
@@ -140,7 +153,7 @@ class PositionsMixin:
         self._cumulative_rewards = dict(aec["cumulative_rewards"])
         self.terminations = dict(aec["terminations"])
         self.truncations = dict(aec["truncations"])
-        self.infos = copy.deepcopy(aec["infos"])
+        self.infos = json_copy(aec["infos"])
         self._game_over = aec["game_over"]
         self._steps = aec["steps"]
         self._illegal_ending = aec["illegal_action"]
@@ -192,6 +205,7 @@ class PositionsMixin:
         """A scratch copy of this env at the checked ``origin`` (see :mod:`.snapshots`)."""
         name = self.metadata["name"]
         replay = copy.copy(self)
+        replay.__dict__.pop("step", None)  # a re-dealt copy's first-step hook belongs to the copy
         replay.render_mode, replay.illegal_action, replay.history = None, "terminate", []
         if isinstance(origin, dict) and "state" in origin:
             require_keys(name, "origin", origin, POSITION_ORIGIN_KEYS, (PLAYED_BEFORE,))
@@ -300,4 +314,4 @@ class PositionsMixin:
         if not state.is_terminal and not any(aec["truncations"].values()) and value is None:
             raise fail(name, "origin.aec.game_over is true but the game is neither finished, truncated nor ended "
                              "by an illegal action")
-        return copy.deepcopy(aec)
+        return json_copy(aec)

@@ -97,6 +97,16 @@ def is_plain_json(value: Any, depth: int = 0) -> bool:
     return value is None or value.__class__ in (str, bool) or is_finite_number(value)
 
 
+def json_copy(value: Any) -> Any:
+    """A copy of JSON data sharing no dict or list with it (tuples become lists); several times faster
+    than ``copy.deepcopy`` on the small dicts of a snapshot."""
+    if isinstance(value, dict):
+        return {key: json_copy(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_copy(item) for item in value]
+    return value
+
+
 def difference(given: Any, expected: Any, path: str) -> str | None:
     """Where ``given`` first differs from the JSON data ``expected`` (types strict: ``1``, ``1.0`` and
     ``True`` differ; a tuple counts as a list), or None. Linear in the data."""
