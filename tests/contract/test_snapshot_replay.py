@@ -11,20 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from contract_cases import CASES, GAME_CASES, play_random, trace
+from contract_cases import CASES, GAME_CASES, play_random, played, trace
 from playing import advance
 from hiddenhand.envs import make
 from hiddenhand.envs.core.game import SnapshotError
 from hiddenhand.envs.core.snapshots import FORMAT_1, PLAYED_BEFORE, SNAPSHOT_FORMAT, as_position
 
 FORMAT_1_FILE = Path(__file__).parent / "data" / "david_goliath_snapshots_v1.json"
-
-
-def played(game, options, seed=5, steps=40, **env_options):
-    env = make(game, **options, **env_options)
-    env.reset(seed=seed)
-    play_random(env, seed, steps=steps)
-    return env
 
 
 def finished(game, options, seed=4, **env_options):
@@ -42,7 +35,7 @@ def copied(snapshot):
 
 def refused(game, options, snapshot, match=None):
     """``restore`` refuses ``snapshot`` (naming ``match``) and the target keeps its state."""
-    target = played(game, options, seed=9, steps=3)
+    target = played(game, options, 9, steps=3)
     before = target.unwrapped.snapshot()
     with pytest.raises(SnapshotError, match=match):
         target.unwrapped.restore(snapshot)
@@ -82,7 +75,7 @@ def test_a_rewritten_history_is_refused(game, options):
 
 @pytest.mark.parametrize("game,options", GAME_CASES)
 def test_a_tampered_state_after_play_is_refused_naming_the_field(game, options):
-    snapshot = copied(played(game, options).unwrapped.snapshot())
+    snapshot = copied(played(game, options, 5, steps=40).unwrapped.snapshot())
     key = sorted(snapshot["state"])[0]
     tampered = copied(snapshot)
     tampered["state"][key] = [tampered["state"][key]]
@@ -101,7 +94,7 @@ def test_non_finite_rewards_are_refused(game, options):
             refused(game, options, tampered, match=f"aec.{key}")
             position = as_position(tampered)
             refused(game, options, position, match=f"origin.aec.{key}")
-    running = copied(played(game, options).unwrapped.snapshot())
+    running = copied(played(game, options, 5, steps=40).unwrapped.snapshot())
     running["aec"]["rewards"][agent] = math.nan
     refused(game, options, running, match="aec.rewards")
 
@@ -125,7 +118,7 @@ RNG_DAMAGE = {
 @pytest.mark.parametrize("where", ["rng", "origin.rng", "position origin.rng"])
 def test_a_malformed_rng_is_refused_naming_it(damage, where):
     """Issue 22: a malformed RNG field (also nested) was accepted. The RNG is core data: one game."""
-    snapshot = copied(played("david_goliath", {"num_players": 3}).unwrapped.snapshot())
+    snapshot = copied(played("david_goliath", {"num_players": 3}, 5, steps=40).unwrapped.snapshot())
     if where.startswith("position"):
         snapshot = copied(as_position(snapshot))
     tampered = copied(snapshot)
@@ -138,7 +131,7 @@ def test_a_malformed_rng_is_refused_naming_it(damage, where):
 @pytest.mark.parametrize("where", ["", "aec", "origin", "position origin", "position origin.aec"])
 def test_unknown_keys_are_refused_naming_them(game, options, where):
     """Issue 22: unknown top-level keys were accepted."""
-    snapshot = copied(played(game, options).unwrapped.snapshot())
+    snapshot = copied(played(game, options, 5, steps=40).unwrapped.snapshot())
     if where.startswith("position"):
         snapshot = copied(as_position(snapshot))
     tampered = copied(snapshot)
@@ -157,7 +150,7 @@ def test_positions_and_redealt_copies_restore_exactly(game, options):
     assert env.unwrapped.snapshot()["origin"].keys() == {"state", "rng", "aec"}
     play_random(env, 3, steps=10)
     restores_exactly(game, options, env.unwrapped.snapshot())
-    source = played(game, options, steps=25)
+    source = played(game, options, 5, steps=25)
     for seat, agent in enumerate(source.possible_agents):
         copy = source.unwrapped.determinize(agent, seed=seat)
         assert copy.history == []
@@ -179,7 +172,7 @@ def test_ended_games_restore_exactly(game, options):
     assert all(truncated.truncations.values())
     restores_exactly(game, options, truncated.unwrapped.snapshot(), max_cycles=3)
     refused(game, options, copied(truncated.unwrapped.snapshot()))  # another max_cycles: another replay
-    ended = played(game, options, steps=7, illegal_action="terminate")
+    ended = played(game, options, 5, steps=7, illegal_action="terminate")
     legal = ended.unwrapped.legal_actions()
     ended.step(math.nan)
     snapshot = copied(ended.unwrapped.snapshot())
@@ -195,7 +188,7 @@ def test_ended_games_restore_exactly(game, options):
 @pytest.mark.parametrize("game,options", CASES)
 def test_snapshot_shares_nothing_with_the_env(game, options):
     """Issue 22: Rattus Cartus's snapshot()["config"]["supply_table"] was the live game's dict."""
-    env = played(game, options, steps=30)
+    env = played(game, options, 5, steps=30)
     reference = copied(env.unwrapped.snapshot())
     _scribble(env.unwrapped.snapshot())
     assert env.unwrapped.snapshot() == reference
@@ -230,7 +223,7 @@ def format_1(snapshot):
 def test_format_1_snapshots_still_load(game, options):
     """A format-1 snapshot loads as a position (its state the origin, checked by the game's state checks);
     its history is kept as the origin's ``played_before``, and the env plays on as the snapshot's did."""
-    env = played(game, options, steps=30)
+    env = played(game, options, 5, steps=30)
     old = format_1(env.unwrapped.snapshot())
     target = make(game, **options)
     target.unwrapped.restore(copied(old))
