@@ -150,14 +150,8 @@ class HiddenInfoAECEnv(PositionsMixin, AECEnv):
         self.history.append(action)
         self._steps += 1
         self._mask_fresh = False
-        if state.is_truncated:
-            zero = self.game.truncation_reward == "zero"
-            rewards = [0.0] * self.game.num_players if zero else self._terminal_rewards(state)
-            self._finish(mover, rewards, truncated=True)
-        elif state.is_terminal:
-            self._finish(mover, self._terminal_rewards(state), truncated=False)
-        elif self._steps >= self._max_steps:
-            self._finish(mover, [0.0] * self.game.num_players, truncated=True)
+        if state.is_terminal or state.is_truncated or self._steps >= self._max_steps:
+            self._end(mover)
         else:
             self.agent_selection = self.possible_agents[state.current_player]
         if self.render_mode == "human":
@@ -220,6 +214,19 @@ class HiddenInfoAECEnv(PositionsMixin, AECEnv):
         if self.reward_mode == "win_loss":
             return winner_rewards(state.winners(), self.game.num_players)
         return score_margin_rewards(state.scores(), self.game.score_scale)
+
+    def _end(self, mover: int) -> None:
+        """End the game after ``mover``'s action: the state truncated itself, finished by its rules, or the
+        env reached ``max_cycles``."""
+        state = self._state
+        if state.is_truncated:
+            zero = self.game.truncation_reward == "zero"
+            rewards = [0.0] * self.game.num_players if zero else self._terminal_rewards(state)
+            self._finish(mover, rewards, truncated=True)
+        elif state.is_terminal:
+            self._finish(mover, self._terminal_rewards(state), truncated=False)
+        else:
+            self._finish(mover, [0.0] * self.game.num_players, truncated=True)
 
     def _finish(self, mover: int, rewards: list[float], truncated: bool) -> None:
         """End the game: rewards, terminations or truncations, and the final report in ``infos``."""

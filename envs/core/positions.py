@@ -20,7 +20,7 @@ import numpy as np
 from .game import SnapshotError, State
 from .snapshots import (
     AEC_KEYS, DEALT_ORIGIN_KEYS, FORMAT_1, PLAYED_BEFORE, POSITION_ORIGIN_KEYS, SNAPSHOT_FORMAT, SNAPSHOT_KEYS,
-    checked_actions, checked_rng, difference, fail, is_finite_number, is_plain_json, json_copy, require_keys,
+    checked_actions, checked_rng, difference, fail, is_finite_number, json_copy, require_keys,
     upgraded,
 )
 
@@ -136,12 +136,12 @@ class PositionsMixin:
 
     # ----------------------------------------------------------------- the AEC bookkeeping as JSON
     def _aec_json(self) -> dict[str, Any]:
-        return {
-            "agents": list(self.agents), "agent_selection": self.agent_selection,
-            "skip_agent_selection": self._skip_agent_selection, "rewards": dict(self.rewards),
-            "cumulative_rewards": dict(self._cumulative_rewards), "terminations": dict(self.terminations),
-            "truncations": dict(self.truncations), "infos": json_copy(self.infos), "game_over": self._game_over,
-            "steps": self._steps, "illegal_action": self._illegal_ending,
+        return {  # who is still in and whose turn last: a difference in the outcome is named first
+            "rewards": dict(self.rewards), "cumulative_rewards": dict(self._cumulative_rewards),
+            "terminations": dict(self.terminations), "truncations": dict(self.truncations),
+            "infos": json_copy(self.infos), "game_over": self._game_over, "steps": self._steps,
+            "illegal_action": self._illegal_ending, "agents": list(self.agents),
+            "agent_selection": self.agent_selection, "skip_agent_selection": self._skip_agent_selection,
         }
 
     def _set_aec(self, aec: dict[str, Any]) -> None:
@@ -162,11 +162,11 @@ class PositionsMixin:
     def _fresh_aec(self, state: State, steps: int) -> dict[str, Any]:
         """The bookkeeping of a game in progress at ``state``: every agent in, no reward yet."""
         agents = list(self.possible_agents)
-        return {"agents": agents, "agent_selection": agents[max(state.current_player, 0)],
-                "skip_agent_selection": None, "rewards": dict.fromkeys(agents, 0.0),
-                "cumulative_rewards": dict.fromkeys(agents, 0.0), "terminations": dict.fromkeys(agents, False),
-                "truncations": dict.fromkeys(agents, False), "infos": {agent: {} for agent in agents},
-                "game_over": False, "steps": steps, "illegal_action": None}
+        return {"rewards": dict.fromkeys(agents, 0.0), "cumulative_rewards": dict.fromkeys(agents, 0.0),
+                "terminations": dict.fromkeys(agents, False), "truncations": dict.fromkeys(agents, False),
+                "infos": {agent: {} for agent in agents}, "game_over": False, "steps": steps,
+                "illegal_action": None, "agents": agents, "agent_selection": agents[max(state.current_player, 0)],
+                "skip_agent_selection": None}
 
     # ----------------------------------------------------------------- restore: origin, replay, comparison
     def _replayed(self, snapshot: Any):
@@ -204,9 +204,6 @@ class PositionsMixin:
     def _at_origin(self, origin: Any):
         """A scratch copy of this env at the checked ``origin`` (see :mod:`.snapshots`)."""
         name = self.metadata["name"]
-        replay = copy.copy(self)
-        replay.__dict__.pop("step", None)  # a re-dealt copy's first-step hook belongs to the copy
-        replay.render_mode, replay.illegal_action, replay.history = None, "terminate", []
         if isinstance(origin, dict) and "state" in origin:
             require_keys(name, "origin", origin, POSITION_ORIGIN_KEYS, (PLAYED_BEFORE,))
             rng = checked_rng(name, "origin.rng", origin["rng"])
@@ -214,15 +211,25 @@ class PositionsMixin:
             aec = self._checked_aec(origin["aec"], state)
             played = checked_actions(name, f"origin.{PLAYED_BEFORE}", origin.get(PLAYED_BEFORE, []),
                                      self._num_actions, aec["steps"])
+            replay = self._scratch(state.clone(), rng, aec)
             replay._origin = Origin(rng.bit_generator.state, state, aec, played)
-            replay._state, replay._rng = state.clone(), rng
-            replay._set_aec(aec)
             return replay
         require_keys(name, "origin", origin, DEALT_ORIGIN_KEYS)
         rng = checked_rng(name, "origin.rng", origin["rng"])
-        replay._origin = Origin(rng.bit_generator.state)
-        replay._state, replay._rng = self.game.new_initial_state(rng), rng
-        replay._set_aec(self._fresh_aec(replay._state, steps=0))
+        start = rng.bit_generator.state
+        state = self.game.new_initial_state(rng)
+        replay = self._scratch(state, rng, self._fresh_aec(state, steps=0))
+        replay._origin = Origin(start)
+        return replay
+
+    def _scratch(self, state: State, rng: np.random.Generator | None, aec: dict[str, Any]):
+        """A copy of this env for replays: at ``state`` with bookkeeping ``aec``, nothing rendered, an
+        illegal action ending the game, sharing nothing that play changes with this env."""
+        replay = copy.copy(self)
+        replay.__dict__.pop("step", None)  # a re-dealt copy's first-step hook belongs to the copy
+        replay.render_mode, replay.illegal_action, replay.history = None, "terminate", []
+        replay._state, replay._rng = state, rng
+        replay._set_aec(aec)
         return replay
 
     def _replay_step(self, index: int, action: int) -> None:
@@ -278,9 +285,9 @@ class PositionsMixin:
 
     def _checked_aec(self, aec: Any, state: State) -> dict[str, Any]:
         """The bookkeeping of an explicit origin, checked and copied: a game in progress has exactly its fresh
-        bookkeeping (every agent in, the state's player to move, no reward); a finished one is finished by
-        the rules, truncated or ended by an illegal action, with finite rewards and plain JSON infos."""
-        name, agents_all = self.metadata["name"], self.possible_agents
+        bookkeeping (every agent in, the state's player to move, no reward); a finished one is one of the
+        endings of its state (:meth:`_recorded_ending`)."""
+        name = self.metadata["name"]
         require_keys(name, "origin.aec", aec, AEC_KEYS)
         over, steps = aec["game_over"], aec["steps"]
         if over.__class__ is not bool:
@@ -295,23 +302,29 @@ class PositionsMixin:
                 raise fail(name, f"{found} (a game in progress: every agent in, the state's player to move, "
                                  f"no reward, no info)")
             return self._fresh_aec(state, steps)
-        agents, selection = aec["agents"], aec["agent_selection"]
-        if not isinstance(agents, list) or any(a not in agents_all for a in agents) or len(set(agents)) != len(agents):
-            raise fail(name, f"origin.aec.agents must be distinct agents of {agents_all}, got {agents!r:.200}")
-        if selection not in agents_all or aec["skip_agent_selection"] not in (None, *agents_all):
-            raise fail(name, f"origin.aec.agent_selection {selection!r:.60} is not one of {agents_all}")
-        for key, test, kind in (("rewards", is_finite_number, "a finite number"),
-                                ("cumulative_rewards", is_finite_number, "a finite number"),
-                                ("terminations", lambda v: v.__class__ is bool, "a bool"),
-                                ("truncations", lambda v: v.__class__ is bool, "a bool"),
-                                ("infos", lambda v: isinstance(v, dict) and is_plain_json(v), "a dict of JSON data")):
-            table = aec[key]
-            if not isinstance(table, dict) or set(table) != set(agents) or not all(map(test, table.values())):
-                raise fail(name, f"origin.aec.{key} must map each of {agents} to {kind}")
-        value = aec["illegal_action"]
-        if value is not None and not (value.__class__ is str or is_finite_number(value)):
-            raise fail(name, f"origin.aec.illegal_action is {value!r:.60}, not None, an int, a string or a finite float")
-        if not state.is_terminal and not any(aec["truncations"].values()) and value is None:
-            raise fail(name, "origin.aec.game_over is true but the game is neither finished, truncated nor ended "
-                             "by an illegal action")
-        return json_copy(aec)
+        return self._recorded_ending(aec, state)
+
+    def _recorded_ending(self, aec: dict[str, Any], state: State) -> dict[str, Any]:
+        """The bookkeeping of a finished explicit origin, derived like a replay's: ``state`` ended by the
+        illegal action recorded (its player to move), or by its rules, its own cap or ``max_cycles`` after
+        some seat's move; then the dead agents' steps. ``aec`` must be one of these endings."""
+        name, steps, value = self.metadata["name"], aec["steps"], aec["illegal_action"]
+        if value is not None:
+            movers = [None] if not state.is_terminal else []
+        else:
+            movers = range(self.game.num_players) if state.is_terminal or steps >= self._max_steps else []
+        if not movers:
+            raise fail(name, "origin.aec.game_over is true but the state is neither finished nor truncated, and no "
+                             "illegal action ended it")
+        closest = None  # the difference of an ending that leaves the recorded agents in, if any
+        for mover in movers:
+            ended = self._scratch(state, None, self._fresh_aec(state, steps))
+            if mover is not None:
+                ended._end(mover)
+            ended._end_as_recorded(aec)
+            found = difference(aec, ended._aec_json(), "origin.aec")
+            if not found:
+                return ended._aec_json()
+            if closest is None or not difference(aec["agents"], ended.agents, ""):
+                closest = found
+        raise fail(name, f"{closest} (the bookkeeping of this state's end, as the env records it)")

@@ -22,8 +22,8 @@ SNAPSHOT_FORMAT = "hiddenhand-snapshot/2"
 #: Format 1 had no origin; its history restarted at ``set_position`` and in re-dealt copies.
 FORMAT_1 = "hiddenhand-snapshot/1"
 SNAPSHOT_KEYS = ("format", "game", "num_players", "config", "origin", "history", "state", "rng", "aec")
-AEC_KEYS = ("agents", "agent_selection", "skip_agent_selection", "rewards", "cumulative_rewards", "terminations",
-            "truncations", "infos", "game_over", "steps", "illegal_action")
+AEC_KEYS = ("rewards", "cumulative_rewards", "terminations", "truncations", "infos", "game_over", "steps",
+            "illegal_action", "agents", "agent_selection", "skip_agent_selection")
 DEALT_ORIGIN_KEYS = ("rng",)
 POSITION_ORIGIN_KEYS = ("state", "rng", "aec")
 #: In an origin upgraded from format 1: the actions that snapshot recorded, played before the origin
@@ -84,17 +84,6 @@ def checked_actions(name: str, where: str, actions: Any, num_actions: int, most:
 def is_finite_number(value: Any) -> bool:
     """An int or a finite float (never a bool, a numpy integer or an array)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def is_plain_json(value: Any, depth: int = 0) -> bool:
-    """JSON data made of dicts with string keys, lists, strings, ints, finite floats, bools and None."""
-    if depth > 32:
-        return False
-    if isinstance(value, dict):
-        return all(key.__class__ is str and is_plain_json(item, depth + 1) for key, item in value.items())
-    if isinstance(value, (list, tuple)):
-        return all(is_plain_json(item, depth + 1) for item in value)
-    return value is None or value.__class__ in (str, bool) or is_finite_number(value)
 
 
 def json_copy(value: Any) -> Any:

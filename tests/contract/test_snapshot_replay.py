@@ -99,6 +99,23 @@ def test_non_finite_rewards_are_refused(game, options):
     refused(game, options, running, match="aec.rewards")
 
 
+@pytest.mark.parametrize("game,options", GAME_CASES)
+def test_a_finished_positions_bookkeeping_is_derived_from_its_state(game, options):
+    """A finished game given as a position (no history to replay): its rewards, scores, winners and who is
+    still in must be those of one of its state's endings; any other report is refused."""
+    snapshot = copied(finished(game, options).unwrapped.snapshot())
+    restores_exactly(game, options, as_position(snapshot))
+    agent = snapshot["aec"]["agents"][0]
+    for edit in (lambda aec: aec["infos"][agent]["scores"].update({agent: 10**6}),
+                 lambda aec: aec["infos"][agent].update(winners=sorted(aec["infos"][agent]["scores"])),  # all win
+                 lambda aec: aec["infos"][agent].update(note="x"),
+                 lambda aec: aec["cumulative_rewards"].update({agent: 0.5}),
+                 lambda aec: aec["agents"].append("player_9")):
+        tampered = copied(snapshot)
+        edit(tampered["aec"])
+        refused(game, options, as_position(tampered), match="origin.aec")
+
+
 RNG_DAMAGE = {
     "an unknown key": lambda rng: rng.update(extra=1),
     "an unknown nested key": lambda rng: rng["state"].update(extra=1),
