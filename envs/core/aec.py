@@ -1,8 +1,9 @@
 """The AEC adapter every hiddenhand game plugs its rules engine and observer into.
 
 A game module only declares ``game_class`` and ``observer_class``; this class does the agent
-bookkeeping, masks, seeding, illegal-action policy, rewards, truncation, rendering, snapshots, action
-history and the information-set sampler. Order and legality are validated here, cheaply, instead of
+bookkeeping, masks, seeding, illegal-action policy, rewards, truncation, rendering, action history, the
+``observer="reference"`` option (:mod:`.reference`), and with :mod:`.positions` snapshots, restore,
+positions and the information-set sampler. Order and legality are validated here, cheaply, instead of
 through PettingZoo's wrapper stack (which costs several times the step of a fast env).
 """
 
