@@ -10,6 +10,7 @@ everywhere; this observer lets anyone run a game on them (debugging, or doubting
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from types import ModuleType
 
 import numpy as np
@@ -19,10 +20,11 @@ from .layout import ObservationLayout
 from .options import ConfigError
 
 
-def reference_module(observer_class: type[Observer]) -> ModuleType:
-    """The ``reference`` module beside ``observer_class``'s game package (``envs/<game>/reference.py``)."""
-    package = observer_class.__module__.rpartition(".")[0]
-    return importlib.import_module(f"{package}.reference")
+def reference_module(observer_class: type[Observer]) -> ModuleType | None:
+    """The ``reference`` module beside ``observer_class``'s game package (``envs/<game>/reference.py``), or
+    None if the game has none (an import error inside the module is raised as it is)."""
+    name = f"{observer_class.__module__.rpartition('.')[0]}.reference"
+    return importlib.import_module(name) if importlib.util.find_spec(name) else None
 
 
 class ReferenceObserver(Observer):
@@ -30,11 +32,10 @@ class ReferenceObserver(Observer):
 
     def __init__(self, game: Game, fast_class: type[Observer], where: str = "env"):
         self.fast_class = fast_class
-        try:
-            self.module = reference_module(fast_class)
-        except ModuleNotFoundError as error:
-            raise ConfigError(f"{where}: observer='reference' is not allowed; {game.name} has no reference "
-                              f"module ({error.name})") from None
+        self.module = reference_module(fast_class)
+        if self.module is None:
+            raise ConfigError(f"{where}: observer='reference' is not allowed; {game.name} has no reference module "
+                              f"(envs/{game.name}/reference.py)")
         super().__init__(game)
         fast = fast_class(game)  # its bounds may depend on the game's options
         self.low, self.high, self.dtype, self.policy_input = fast.low, fast.high, fast.dtype, fast.policy_input

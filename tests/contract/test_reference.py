@@ -14,11 +14,11 @@ from hiddenhand.envs.registry import REGISTRY
 
 
 def reference_of(game: str):
-    try:
-        return reference_module(REGISTRY[game].module().raw_env.observer_class)
-    except ModuleNotFoundError:
+    module = reference_module(REGISTRY[game].module().raw_env.observer_class)
+    if module is None:
         pytest.fail(f"{game} has no reference module: write envs/{game}/reference.py with observation(state, seat) "
                     f"and legal_mask(state) (docs/adding_a_game.md, 'The reference module')")
+    return module
 
 
 def assert_fast_equals_reference(env, reference, where: str) -> None:
@@ -89,6 +89,15 @@ def test_a_game_played_on_the_reference_is_the_fast_game(game, options):
     assert trace(plain, 3) == trace(fast, 3)
     copy = plain.unwrapped.determinize("player_0", seed=1)
     assert isinstance(copy.observer, ReferenceObserver) and copy.observer is not plain.unwrapped.observer
+
+
+def test_observer_reference_is_refused_for_a_game_without_a_reference_module(monkeypatch):
+    from hiddenhand.envs.core import reference
+    from hiddenhand.envs.core.options import ConfigError
+
+    monkeypatch.setattr(reference, "reference_module", lambda observer_class: None)
+    with pytest.raises(ConfigError, match="observer='reference' is not allowed; david_goliath has no reference"):
+        make("david_goliath", observer="reference")
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))
