@@ -25,9 +25,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from hiddenhand.envs.core.options import Choice, Int, Option, Optional, Options
+from hiddenhand.envs.core.options import Choice, Float, Int, Option, Optional, Options
 
-from .common import COMMON_OPTIONS, Float, SearchAgent
+from .common import COMMON_OPTIONS, SearchAgent
 
 
 class Node:
@@ -47,7 +47,7 @@ class ISMCTSAgent(SearchAgent):
     algorithm = "ismcts"
     OPTIONS: ClassVar[Options] = Options("ismcts", [
         Option("iterations", 200, Int(1, 10_000_000), "iterations per move (one determinization each)"),
-        Option("c", 0.4, Float(0.0), "UCB exploration constant (values are score margins / score_scale)"),
+        Option("c", 0.4, Float(0.0, above=True), "UCB exploration constant (values are score margins / score_scale)"),
         Option("opponents", "ucb", Choice("ucb", "policy"), "how the other seats choose inside the tree: 'ucb' "
                                                              "on their own values (SO-ISMCTS), or 'policy' by the "
                                                              "rollout policy (an opponent model)"),

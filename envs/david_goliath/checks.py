@@ -52,7 +52,7 @@ def parse_state(game: Any, data: Any) -> dict[str, Any]:
         "taken": _seat_cards(where, "taken", data["taken"], n),
         "voids": _grid(where, "voids", data["voids"], n, NUM_COLOURS, 0, 1),
         "trick": _cards(where, "trick", data["trick"]),
-        "totals": [_int(where, f"totals[{seat}]", total, 0, None)
+        "totals": [_int(where, f"totals[{seat}]", total, 0, game.rounds * NUM_COLOURS * max_colour_score)
                    for seat, total in enumerate(_list(where, "totals", data["totals"], players))],
         "round_colour_scores": [_grid(where, f"round_colour_scores[{r}]", scores, players, NUM_COLOURS, 0,
                                       max_colour_score)
@@ -90,14 +90,15 @@ def _bool(where: str, name: str, value: Any) -> bool:
 
 
 def _cards(where: str, name: str, value: Any) -> list[int]:
-    cards = []
+    """Distinct card ids; linear in the list (a duplicate is named as soon as it is met)."""
+    cards, seen = [], bytearray(NUM_CARDS)
     for card in _list(where, name, value):
         if not is_int(card) or not 0 <= card < NUM_CARDS:
             raise SnapshotError(f"{where} {name} holds card {card!r}, not a card id 0..{NUM_CARDS - 1}")
+        if seen[card]:
+            raise SnapshotError(f"{where} {name} lists card {_names([card])} more than once")
+        seen[card] = 1
         cards.append(int(card))
-    if len(set(cards)) != len(cards):
-        twice = sorted({card for card in cards if cards.count(card) > 1})
-        raise SnapshotError(f"{where} {name} lists card(s) {_names(twice)} more than once")
     return cards
 
 

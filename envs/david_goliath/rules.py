@@ -157,8 +157,6 @@ class DavidGoliathState(State):
         self.dealer = dealer
         self.leader = self.current_player = (dealer + 1) % game.num_players  # DG-3; DG-5: the non-dealer
         self.is_terminal = False
-        #: Bumped whenever public per-seat data (taken, voids, scores) changes; observers cache on it.
-        self.public_epoch = 0
         if rng is not None:
             self._deal(rng)
 
@@ -185,7 +183,6 @@ class DavidGoliathState(State):
             led = CARD_COLOUR[trick[0]]
             if colour != led and not self.voids[player, led]:
                 self.voids[player, led] = 1
-                self.public_epoch += 1
         trick.append(action)
         if len(trick) < self.game.seats:
             self.current_player = (player + 1) % self.game.seats
@@ -210,7 +207,6 @@ class DavidGoliathState(State):
             self._take(taker, card)
         self.trick = []
         self.tricks_played += 1
-        self.public_epoch += 1
         self.leader = self.current_player = winner  # DG-2: highest card leads the next trick
         if self.tricks_played == HAND_SIZE:
             self._end_round(rng)
@@ -255,7 +251,6 @@ class DavidGoliathState(State):
         self.trick = []
         self.tricks_played = 0
         self.leader = self.current_player = (self.dealer + 1) % self.game.num_players  # DG-3 (DG-5: the non-dealer)
-        self.public_epoch += 1
 
     def clone(self) -> DavidGoliathState:
         """An independent copy (arrays and lists copied, the game shared), several times cheaper than

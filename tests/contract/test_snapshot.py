@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from contract_cases import CASES, GAME_CASES, play_random, trace
+from contract_cases import CASES, GAME_CASES, play_random, played, trace
 from hiddenhand.envs import make
 from hiddenhand.envs.core.game import SnapshotError
 from hiddenhand.envs.registry import REGISTRY
@@ -82,12 +82,8 @@ TAMPERING = {
 @pytest.mark.parametrize("game,options", GAME_CASES)
 @pytest.mark.parametrize("tampering", sorted(TAMPERING))
 def test_restore_refuses_a_tampered_snapshot_and_changes_nothing(game, options, tampering):
-    env = make(game, **options)
-    env.reset(seed=6)
-    play_random(env, 6, steps=12)
-    target = make(game, **options)
-    target.reset(seed=8)
-    play_random(target, 8, steps=3)
+    env = played(game, options, 6, steps=12)
+    target = played(game, options, 8, steps=3)
     before = target.unwrapped.snapshot()
     broken = _tamper(env.unwrapped.snapshot(), TAMPERING[tampering])
     if tampering == "current player 7" and "current_player" not in env.unwrapped.snapshot()["state"]:

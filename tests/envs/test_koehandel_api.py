@@ -11,6 +11,7 @@ import pytest
 
 from hiddenhand.envs import koehandel_v0
 from hiddenhand.envs.core.game import SnapshotError
+from hiddenhand.envs.core.snapshots import as_position
 from hiddenhand.envs.core.rewards import score_margin_rewards, win_loss_rewards
 from hiddenhand.envs.koehandel import actions as A
 from playing import advance, play_random, trace
@@ -427,7 +428,9 @@ def test_invariants_check_the_decision_of_every_auction_and_trade_phase():
 
 # ----------------------------------------------------------------------------- tampered restores
 def _tampered(snapshot, tamper):
-    bad = copy.deepcopy(snapshot)
+    """The snapshot as a position (its state the origin, checked by the state checks, not by replay; the
+    origin shares the state's and aec's data) with ``tamper`` applied."""
+    bad = as_position(copy.deepcopy(snapshot))
     tamper(bad)
     return bad
 
@@ -481,7 +484,7 @@ def test_a_state_that_would_loop_in_begin_turn_is_refused():
     player with a trade. The card count catches it before any step."""
     env = make(3)
     env.reset(seed=0)
-    snap = env.unwrapped.snapshot()
+    snap = as_position(env.unwrapped.snapshot())
     state = snap["state"]
     state["deck"] = []
     state["holdings"] = [[3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], [0] * 11, [0] * 11]
