@@ -34,6 +34,10 @@
    become what they locate now (and at least the reshuffled deck, which everybody saw), their gift
    records and third-party transfer details are cleared.
 
+A finished game keeps its cards and tokens (steps 1-4 but the building cards are skipped): the final
+scoring (§6) shows every holding, every token's value and the nun row, so nothing the result reads is
+hidden any more, and the re-dealt copy keeps the result (and so the rewards) of the game.
+
 The world is consistent with every public record and everything ``o`` knows, but it is not drawn from
 the exact posterior, and some facts that only a full history would give are left out; the rules doc
 (§7.6) lists them.
@@ -47,6 +51,7 @@ from .cards import (
     BUILDING_CLASS, CASTLE, COPIES_PER_BUILDING, KIND_COPIES, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE,
     WATCHTOWER,
 )
+from .scoring import final_result
 
 _PASS, _GOLD = 3, 4  # special indices (joker 0, Sword 1, Flute 2, Pass 3, Gold 4)
 _PG_ITEMS = (NUM_KINDS + _PASS, NUM_KINDS + _GOLD)
@@ -55,8 +60,9 @@ _PG_ITEMS = (NUM_KINDS + _PASS, NUM_KINDS + _GOLD)
 def resample_hidden(state, o: int, rng: np.random.Generator) -> None:
     n = state.n
     others = [q for q in range(n) if q != o]
-    _resample_cards(state, o, others, rng)
-    _resample_tokens(state, o, others, rng)
+    if not state.is_terminal:  # §6: the final scoring shows every holding, token and the nun row: they stay
+        _resample_cards(state, o, others, rng)
+        _resample_tokens(state, o, others, rng)
     _resample_buildings(state, rng)
     # other players' private records: rebuilt or dropped (nothing of the true hidden past survives)
     for q in others:
@@ -66,7 +72,7 @@ def resample_hidden(state, o: int, rng: np.random.Generator) -> None:
                 state.slot_gift[q][r] = [0] * NUM_ITEMS
             state.gifts[q][r] = [0] * NUM_ITEMS
         state.seen[q] = [max(a, b) for a, b in zip(state.located(q), state.reshuffle_comp)]
-    state.result = None
+    state.result = final_result(state) if state.is_terminal else None
 
 
 # ====================================================================== cards

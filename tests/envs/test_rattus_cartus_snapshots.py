@@ -3,8 +3,9 @@ positions whose every record is tied to the cards and the public counts, and a r
 position keeps the player's observation, the public facts (a reshuffled deck's make-up §3.6, the face-up
 bottom of the replacement pile R-A6) and what the player knows (§7.5).
 
-Technique: positions from seeded random play or ``set_position``; tampered snapshots have their history
-cleared, so that nothing but the state's own checks can refuse them (as for ``set_position`` and re-dealt
+Technique: positions from seeded random play or ``set_position``; tampered snapshots are made positions
+(``as_position``: the state as the origin, no history to replay), so that nothing but the state's own checks
+can refuse them (as for ``set_position`` and re-dealt
 copies, which have no history either)."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pytest
 
 from hiddenhand.envs import rattus_cartus_v0
 from hiddenhand.envs.core.game import SnapshotError
+from hiddenhand.envs.core.snapshots import as_position
 from hiddenhand.envs.rattus_cartus.cards import KIND_CLASS, NUM_KINDS
 
 CHURCH = 2
@@ -42,9 +44,8 @@ def play(env, *names):
 
 
 def without_history(snapshot):
-    snapshot = copy.deepcopy(snapshot)
-    snapshot["history"] = []
-    return snapshot
+    """The snapshot's position as its origin, with no history: edits of ``["state"]`` edit the origin too."""
+    return as_position(copy.deepcopy(snapshot))
 
 
 # ============================================================================= refused records
