@@ -65,6 +65,9 @@ def check_game_data(data: Any, source: str) -> None:
         check(source, key, data[key], kind)
     check_with(source, "donkey_payouts", data["donkey_payouts"], lambda v: all(p in DENOMINATIONS[1:] for p in v),
                f"4 denominations of {list(DENOMINATIONS[1:])}")
+    due = [2 * data["donkey_payouts"].count(worth) for worth in DENOMINATIONS]  # 2 players: both paid (K-A27)
+    check_with(source, "two_player_reserve", data["two_player_reserve"], lambda v: all(map(int.__ge__, v, due)),
+               f"at least {due} cards per denomination: both players receive each donkey payout")
 
 
 @lru_cache(maxsize=None)

@@ -65,7 +65,7 @@ class Memory:
     values at a time, and a memoryview does that at the speed of a list.
     """
 
-    def __init__(self, cfg: KoehandelConfig):
+    def __init__(self, cfg: KoehandelConfig, start_cash: list[int] | None = None):
         self.cfg = cfg
         self.n = n = cfg.num_players
         self.shapes = table_shapes(cfg)
@@ -77,10 +77,11 @@ class Memory:
         self.counts = dict.fromkeys(self.shapes, 0)
         # where the digest row of each seat begins in digest[viewer] (own seat: unused)
         self._starts = [[((seat - v) % n - 1) * DIGEST_COLUMNS for seat in range(n)] for v in range(n)]
-        start = sum(c * d for c, d in zip(cfg.start_hand(), DENOMINATIONS))
-        for row in self.digest:
+        if start_cash is None:  # everybody starts with the game's starting hand
+            start_cash = [_value(cfg.start_hand())] * n
+        for viewer, row in enumerate(self.digest):
             for slot in range(1, n):
-                row[slot * DIGEST_COLUMNS - 1] = start  # the cash bound of each opponent
+                row[slot * DIGEST_COLUMNS - 1] = start_cash[(viewer + slot) % n]  # each opponent's cash bound
         self.epoch = 0  # bumped on every change, for observation caches
 
     def _share(self, store: array) -> None:

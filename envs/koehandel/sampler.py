@@ -1442,7 +1442,7 @@ def _reshuffle_deck(s: KoehandelState, viewer: int, pool: list[int], rng: np.ran
 def rebuild_memory(s: KoehandelState) -> Memory:
     """Every player's record replayed from the events (and the auction in progress), in the order the
     rules engine fed them to the memory."""
-    memory = Memory(s.cfg)
+    memory = Memory(s.cfg, [value(hand) for hand in s.start_hands])  # the opponents' first cash bounds
     for e in s.events:
         kind = e["kind"]
         if kind == "auction" and e["donkey_payout"]:

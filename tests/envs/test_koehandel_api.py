@@ -368,8 +368,12 @@ def _state_data(players=4, seed=3, steps=120, **options):
 
 
 def _problems(env, data):
+    """The invariants' problems, or the parse's (a record that does not fit the position is refused there)."""
     game = env.unwrapped.game
-    return game.invariants(game.state_from_json(data))
+    try:
+        return game.invariants(game.state_from_json(data))
+    except SnapshotError as error:
+        return [str(error)]
 
 
 @pytest.mark.parametrize("tamper, message", [
@@ -382,7 +386,7 @@ def _problems(env, data):
     (lambda d: d["pedigree_owner"].__setitem__(next(c for c in d["deck"] if c >= 11) - 11, 2),
      "pedigree .*: 2 cards"),  # a pedigree both in the deck and owned
     (lambda d: d.update(donkeys=(d["donkeys"] + 1) % 5), "donkeys="),
-    (lambda d: d.update(turns=1001), "turns=1001"),
+    (lambda d: d.update(turns=1001), "turns is 1001"),
     (lambda d: d.update(is_truncated=True), "is_truncated without is_terminal"),
     (lambda d: d.update(is_terminal=True), "finished game has decision"),
     (lambda d: d.update(decision=0), "no decision pending"),
@@ -441,17 +445,17 @@ def _a_cow_in_two_hands(snap):
 
 TAMPERED = {
     "a card in two hands": (_a_cow_in_two_hands, "cards"),
-    "a negative count": (lambda s: s["state"]["hands"][1].__setitem__(2, -1), r"hands=.*card counts 0..127"),
-    "a current player of 7": (lambda s: s["state"].update(current_player=7), "current_player=7"),
-    "holdings of 9 animals": (lambda s: s["state"]["holdings"][0].__setitem__(3, 9), "holdings=.*counts 0..4"),
+    "a negative count": (lambda s: s["state"]["hands"][1].__setitem__(2, -1), r"hands \[1\] \[2\] is -1, not an int in 0..127"),
+    "a current player of 7": (lambda s: s["state"].update(current_player=7), "current_player is 7"),
+    "holdings of 9 animals": (lambda s: s["state"]["holdings"][0].__setitem__(3, 9), r"holdings \[0\] \[3\] is 9, not an int in 0..4"),
     "agent_selection out of step": (lambda s: s["aec"].update(
         agent_selection=f"player_{(int(s['aec']['agent_selection'][-1]) + 1) % 4}"), "agent_selection"),
     "a duplicated deck": (lambda s: s["state"]["deck"].extend(s["state"]["deck"]), "cards"),
     "a missing key": (lambda s: s["state"].pop("pot"), r"lacks \['pot'\]"),
     "a missing memory": (lambda s: s["state"].pop("memory"), r"lacks \['memory'\]"),
     "an unknown field": (lambda s: s["state"].update(colour=1), "unknown field"),
-    "a bool for an int": (lambda s: s["state"].update(high=True), "high=True"),
-    "a corrupt memory table": (lambda s: s["state"]["memory"]["counts"].update(trades=99), "memory tables"),
+    "a bool for an int": (lambda s: s["state"].update(high=True), "high is True"),
+    "a corrupt memory table": (lambda s: s["state"]["memory"]["counts"].update(trades=99), "memory counts does not match"),
     "a final phase nobody can play": (lambda s: s["state"].update(deck=[]), "cards"),  # would loop in _begin_turn
 }
 
