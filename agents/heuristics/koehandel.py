@@ -125,6 +125,7 @@ class KoehandelHeuristic(Agent):
         self._rate: float | None = None
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        observation = observation.astype(np.int64)  # every value is an integer (float32 in the env)
         obs = observation[: self.end].tolist()
         self._observation, self._obs = observation, obs
         self._prospect_cache = {}

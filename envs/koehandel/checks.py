@@ -10,7 +10,6 @@ fields of other phases empty, some legal action). The position helper is :mod:`.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -83,7 +82,7 @@ def parse_state(game: KoehandelGame, state: KoehandelState, data: Any) -> Koehan
         setattr(state, name, check_field("koehandel", name, data[name], spec))
     _check_special(data, n)
     for name in _SPECIAL:
-        setattr(state, name, copy.deepcopy(data[name]))
+        setattr(state, name, _copied(data[name]))
     _check_lists(state)
     problems = invariants(state)
     if not problems:  # the record, only for a position that keeps the rules
@@ -94,8 +93,19 @@ def parse_state(game: KoehandelGame, state: KoehandelState, data: Any) -> Koehan
     return state
 
 
+def _copied(data: Any) -> Any:
+    """A copy of JSON data made of dicts, lists and immutable values (``copy.deepcopy`` without its memo)."""
+    if isinstance(data, list):
+        return [_copied(x) for x in data]
+    if isinstance(data, dict):
+        return {key: _copied(x) for key, x in data.items()}
+    return data
+
+
 def _check_special(data: dict[str, Any], n: int) -> None:
-    check_shapes(data["events"], event_kinds(n, 2**31 - 1))  # ranges against the state in the walk
+    """The fields of lists of dicts or None (the events: in the walk)."""
+    if not isinstance(data["events"], list):
+        raise SnapshotError("koehandel: state events must be a list")
     rows: dict[str, Callable[[Any], bool]] = {
         "commits": commit_row(n),
         "commit_rounds": lambda x: isinstance(x, list) and all(map(commit_row(n), x)),

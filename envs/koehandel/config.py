@@ -24,7 +24,7 @@ from .cards import DENOMINATIONS, NUM_ANIMALS, NUM_DENOMS, SPECIES_NAMES
 DATA_FILE = "games/koehandel.yaml"
 #: Far above any real deck; payments pack counts into 7 bits (``money.pack``).
 MAX_CARDS_PER_DENOMINATION = 127
-MAX_VALUE = 1_000_000  # quartet values, the pedigree value and the overbid cap stay far inside int32
+MAX_VALUE = 1_000_000  # quartet values, the pedigree value and the overbid cap: exact in float32 observations
 
 #: The game data file: key -> what it holds (besides ``species``, the names in card order); every key is
 #: required and checked, unknown keys are rejected.

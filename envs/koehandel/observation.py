@@ -1,7 +1,7 @@
 """Koehandel observation encoder (docs/koehandel_rules.md §12.5): current state, opponent digest, event record.
 
-One int32 vector, seat-relative (slot 0 = the observer, slot o = the player o seats to its left),
-−1 where the observer does not know a value. Blocks 2 and 3 (digest and event tables) are kept, laid
+One float32 vector of integers below 2**24 (exact in float32), seat-relative (slot 0 = the observer,
+slot o = the player o seats to its left), −1 where the observer does not know a value. Blocks 2 and 3 (digest and event tables) are kept, laid
 out as here, by the state's :class:`~.records.Memory`.
 
 The encoder is in the hot loop, so it keeps each viewer's last vector and, when the state has moved on,
@@ -18,7 +18,7 @@ from ..core.game import Observer
 from ..core.layout import ObservationLayout
 from . import actions as A
 from .cards import MONEY, NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, PEDIGREE, RAT
-from .records import SLOTS, record_blocks
+from .records import SLOTS, VALUE_CAP, record_blocks
 from .rules import KoehandelGame, KoehandelState
 
 DECK_FEATURES = NUM_SPECIES + NUM_ANIMALS + 2
@@ -41,7 +41,7 @@ class _View:
                  "pedigree", "pot", "trade", "records", "private")
 
     def __init__(self, size: int, seats: slice, n: int):
-        self.vector = np.zeros(size, np.int32)
+        self.vector = np.zeros(size, np.float32)
         self.seat_rows = self.vector[seats].reshape(n, SEAT_FEATURES)  # a view: the seats that exist
         self.version = self.acting = self.game = self.hand = self.deck = self.seats = None
         self.bidding = self.pedigree = self.pot = self.trade = self.records = None
@@ -51,9 +51,9 @@ class _View:
 class KoehandelObserver(Observer):
     """Encodes a :class:`KoehandelState` for one player; layout in ``self.layout``."""
 
-    dtype = np.int32
+    dtype = np.float32
     low = -1
-    high = 2**31 - 1
+    high = VALUE_CAP
     policy_input = "signed_log"
 
     @staticmethod
@@ -95,7 +95,7 @@ class KoehandelObserver(Observer):
         self._views = [_View(self.layout.size, self.seats_slice, self.n) for _ in range(self.n)]
         # the seats block in absolute seat order, rows repeated (viewer v reads rows v..v+n-1), updated
         # once per state version; the stamp counts its changes
-        self._rows = np.zeros((2 * self.n, SEAT_FEATURES), np.int32)
+        self._rows = np.zeros((2 * self.n, SEAT_FEATURES), np.float32)
         self._rows[:, -1] = 1
         self._rows_version = self._rows_sizes = self._rows_epoch = self._rows_max_bid = self._rows_roles = None
         self._rows_stamp = 0
@@ -215,7 +215,7 @@ class KoehandelObserver(Observer):
         """The role columns of the repeated rows for the seats in ``roles`` (−1: nobody), memoized."""
         block = self._role_columns.get(roles)
         if block is None:
-            block = np.zeros((2 * self.n, len(ROLES)), np.int32)
+            block = np.zeros((2 * self.n, len(ROLES)), np.float32)
             for role, seat in enumerate(roles):
                 if seat >= 0:
                     block[seat, role] = block[seat + self.n, role] = 1

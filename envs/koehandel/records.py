@@ -25,6 +25,9 @@ RESPONSE_CODES = {"accept": 1, "counter": 2}
 RESULT_CODES = {"challenger": 1, "challenged": 2, "tie": 3}
 TRADE_COLUMNS = 41
 COMPACT_ROWS = 16
+#: Every value of an observation stays at most this (float32 holds every integer up to 2**24 exactly):
+#: the digest's running card counts stop there (a game would need tens of thousands of turns to reach it).
+VALUE_CAP = 2**24 - 1
 
 
 def table_shapes(cfg: KoehandelConfig) -> dict[str, tuple[int, int]]:
@@ -126,11 +129,11 @@ class Memory:
             return
         row, b = self.digest[viewer], self._starts[viewer][seat]
         if counts is None:
-            row[b + UNSEEN_IN] += cards
+            row[b + UNSEEN_IN] = min(row[b + UNSEEN_IN] + cards, VALUE_CAP)
         else:
             for d, count in enumerate(counts, b + SEEN_IN):
                 if count:
-                    row[d] += count
+                    row[d] = min(row[d] + count, VALUE_CAP)
             row[b + CASH_BOUND] += worth
 
     def _leave(self, viewer: int, seat: int, counts: list[int] | None, cards: int, worth: int, most: int) -> None:
@@ -139,12 +142,12 @@ class Memory:
             return
         row, b = self.digest[viewer], self._starts[viewer][seat]
         if counts is None:
-            row[b + UNSEEN_OUT] += cards
+            row[b + UNSEEN_OUT] = min(row[b + UNSEEN_OUT] + cards, VALUE_CAP)
             row[b + CASH_BOUND] = max(row[b + CASH_BOUND] - most, 0)
         else:
             for d, count in enumerate(counts, b + SEEN_OUT):
                 if count:
-                    row[d] += count
+                    row[d] = min(row[d] + count, VALUE_CAP)
             row[b + CASH_BOUND] = max(row[b + CASH_BOUND] - worth, 0)
 
     def _prove(self, viewer: int, seat: int, amount: int) -> None:

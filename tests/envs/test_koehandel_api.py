@@ -76,8 +76,8 @@ def test_observation_size_follows_the_spec(players, options):
     (6, {"super_koehandel": True, "money_counts": True}),
 ])
 def test_observations_stay_in_the_space_during_a_game(players, options):
-    """Every agent's observation, at every step of a game: int32, fixed size, within the Box; the mask
-    is non-empty exactly for the agent on turn."""
+    """Every agent's observation, at every step of a game: float32 integers, fixed size, within the Box
+    (every value below 2**24, so exact); the mask is non-empty exactly for the agent on turn."""
     env = make(players, **options)
     env.reset(seed=players)
     space = env.observation_space("player_0")
@@ -89,8 +89,9 @@ def test_observations_stay_in_the_space_during_a_game(players, options):
             for other in env.possible_agents:
                 view = env.observe(other)
                 vector = view["observation"]
-                assert vector.dtype == np.int32 and vector.shape == low.shape
-                assert (vector >= low).all() and (vector <= high).all()
+                assert vector.dtype == np.float32 and vector.shape == low.shape
+                assert (vector >= low).all() and (vector <= high).all() and high.max() < 2**24
+                assert (vector == np.round(vector)).all()
                 assert view["action_mask"].dtype == np.int8
                 assert view["action_mask"].any() == (other == agent)
                 assert set(np.unique(view["action_mask"])) <= {0, 1}
@@ -517,15 +518,17 @@ def test_position_sets_deck_holdings_hands_and_turn():
 
 
 def test_position_keeps_unspecified_parts_and_conserves_money():
-    env = make(5)
+    env = make(3)
     env.reset(seed=4)
     dealt = env.unwrapped.state_.to_json()
-    env.unwrapped.set_position(seed=4, hands=[[500, 500]] + [None] * 4)
+    env.unwrapped.set_position(seed=4, hands=[[500, 500]] + [None] * 2)
     s = env.unwrapped.state_
     assert s.deck == dealt["deck"] and s.turn_player == dealt["turn_player"]
     assert s.bank[6] == dealt["bank"][6] - 2 and s.bank[0] == dealt["bank"][0] + 2
     with pytest.raises(SnapshotError, match="more money cards than the game has"):
-        env.unwrapped.set_position(seed=4, hands=[[500] * 7] + [None] * 4)
+        env.unwrapped.set_position(seed=4, hands=[[500] * 7] + [None] * 2)
+    with pytest.raises(SnapshotError, match="cannot pay the donkey money"):  # 5 seats, 4 cards of 500 left
+        make(5).unwrapped.set_position(seed=4, hands=[[500, 500]] + [None] * 4)
 
 
 def test_position_final_phase_needs_every_card_placed():
