@@ -72,6 +72,9 @@ def parse_state(game: KoehandelGame, state: KoehandelState, data: Any) -> Koehan
     """``state`` (a new one) set from ``to_json`` data, everything checked (module docstring)."""
     if not isinstance(data, dict):
         raise SnapshotError(f"koehandel: state data must be a dict, got {type(data).__name__}")
+    if "approximate" in data:
+        raise SnapshotError("koehandel: the state is an approximate re-deal (determinize past its work budget, "
+                            "docs/koehandel_rules.md Appendix C): its record does not replay, so it cannot be restored")
     schema, n = _schema(game), game.num_players
     missing = [name for name in (*schema, *FIELDS) if name not in data]
     unknown = sorted(map(str, set(data) - {*schema, *FIELDS}))

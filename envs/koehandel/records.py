@@ -134,7 +134,7 @@ class Memory:
             for d, count in enumerate(counts, b + SEEN_IN):
                 if count:
                     row[d] = min(row[d] + count, VALUE_CAP)
-            row[b + CASH_BOUND] += worth
+            row[b + CASH_BOUND] = min(row[b + CASH_BOUND] + worth, VALUE_CAP)
 
     def _leave(self, viewer: int, seat: int, counts: list[int] | None, cards: int, worth: int, most: int) -> None:
         """An outflow; unseen, it lowers the cash bound by the most it can be worth (``most``)."""

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..core.game import Game, State
 from . import actions as A
-from . import checks, sampler
+from . import checks, redeal
 from .cards import DENOMINATIONS, MONEY, NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, PEDIGREE, RAT
 from .config import KoehandelConfig
 from .money import auto_payment, contains, extensions, guarded_denominations, legal_payments, pack, value
@@ -118,6 +118,7 @@ class KoehandelState(State):
         self.n = game.num_players
         self.memory = Memory(self.cfg)
         self._fitting: tuple[list | None, int, list[int]] = (None, 0, [])  # see _payment_choices
+        self.approximate = False  # a re-dealt copy drawn past the work budget (fallback.py)
 
     # ------------------------------------------------------------------ setup (§2)
     def setup(self, rng: np.random.Generator) -> None:
@@ -740,6 +741,8 @@ class KoehandelState(State):
     def to_json(self) -> dict[str, Any]:
         data = {name: copy.deepcopy(getattr(self, name)) for name in _FIELDS}
         data["memory"] = self.memory.to_json()
+        if self.approximate:  # restore refuses it (checks.parse_state)
+            data["approximate"] = True
         return data
 
     def clone(self) -> KoehandelState:
@@ -760,7 +763,7 @@ class KoehandelState(State):
         return new
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
-        sampler.resample_hidden(self, player, rng)
+        redeal.resample_hidden(self, player, rng)
 
     def render(self, viewer: int | None = None) -> str:
         return render_state(self, viewer)
