@@ -187,39 +187,55 @@ def legal_mask(state) -> np.ndarray:
 
 def _legal(s, p: int) -> set[int]:
     """Action by action, what the decision allows the player (§12.1)."""
-    cfg, d, hand = s.cfg, s.decision, s.hands[s.current_player]
-    can_offer = sum(hand) > 0 or cfg.allow_empty_offer
-    if d == A.D_TURN:  # §3: auction while cards are left; trade with a partner and money (K-A21, K-A31)
-        if not s.deck:
-            return {A.TRADE}
-        return {A.AUCTION} | ({A.TRADE} if can_offer and _targets(s, p) else set())
-    if d == A.D_TARGET:
-        return {A.target_action(offset, species) for offset, species in _targets(s, p)}
-    if d == A.D_FOLLOWUP:  # K-A29
-        return {A.AUCTION} | (set() if cfg.super_koehandel_mandatory else {A.END_TURN})
-    if d == A.D_BID:
-        return _bid_steps(s, p)
-    if d == A.D_BUYRIGHT:  # K-A10: buy only what he can pay
-        return {A.DECLINE} | ({A.BUY} if s.cash[p] >= s.high else set())
-    if d == A.D_PED_BUYRIGHT:
-        return {A.DECLINE} | ({A.BUY} if s.sizes[p] >= s.kstar else set())
-    if d == A.D_PAY:
-        return _payment_steps(s, hand)
-    if d == A.D_COMMIT:  # K-A15: in mask mode no count above the hand size
-        top = A.MAX_SLAP if cfg.overbid_mode != "mask" else min(A.MAX_SLAP, s.sizes[p])
-        return {A.NEVER} | {A.SLAP + k for k in range(1, top + 1)}
-    if d == A.D_RAT:  # §6.1, K-A17
-        return {A.TAKE} | {A.LAY + m for m in range(NUM_DENOMS) if hand[m]}
-    if d == A.D_RESPONSE:
-        return {A.ACCEPT} | ({A.COUNTER} if can_offer else set())
-    if d == A.D_DISTRIBUTE:
-        return {A.KEEP, A.GIVE}
-    more = {A.CARD + m for m in range(NUM_DENOMS) if hand[m] > s.selection[m]}
-    if d in (A.D_STAKE, A.D_PED_CARDS):  # they close by themselves at k* cards
-        return more
-    # offers (D12, D14): DONE once a card is chosen (K-A21), or with an empty hand for an offer
-    done = sum(s.selection) > 0 or cfg.allow_empty_offer or (d == A.D_OFFER and not sum(hand))
-    return more | ({A.DONE} if done else set())
+    return _BY_DECISION[s.decision](s, p, s.hands[p])
+
+
+def _can_offer(s, hand: list[int]) -> bool:
+    return sum(hand) > 0 or s.cfg.allow_empty_offer
+
+
+def _turn_choice(s, p: int, hand: list[int]) -> set[int]:
+    """D1 (§3): auction while cards are left; trade with a partner and money (K-A21); only trade, money
+    or not, once the deck is empty (K-A31)."""
+    if not s.deck:
+        return {A.TRADE}
+    return {A.AUCTION} | ({A.TRADE} if _can_offer(s, hand) and _targets(s, p) else set())
+
+
+def _commitments(s, p: int, hand: list[int]) -> set[int]:
+    """D7: NEVER or a count; in mask mode none above the hand size (K-A15)."""
+    top = A.MAX_SLAP if s.cfg.overbid_mode != "mask" else min(A.MAX_SLAP, s.sizes[p])
+    return {A.NEVER} | {A.SLAP + k for k in range(1, top + 1)}
+
+
+def _cards_to_lay(s, p: int, hand: list[int]) -> set[int]:
+    """D8, D10: one more card of the hand; the selection closes by itself at k* cards."""
+    return {A.CARD + m for m in range(NUM_DENOMS) if hand[m] > s.selection[m]}
+
+
+def _offer_steps(s, p: int, hand: list[int]) -> set[int]:
+    """D12, D14: one more card; DONE once a card is chosen (K-A21), or for an offer from an empty hand."""
+    done = sum(s.selection) > 0 or s.cfg.allow_empty_offer or (s.decision == A.D_OFFER and not sum(hand))
+    return _cards_to_lay(s, p, hand) | ({A.DONE} if done else set())
+
+
+_BY_DECISION = {
+    A.D_TURN: _turn_choice,
+    A.D_TARGET: lambda s, p, hand: {A.target_action(offset, species) for offset, species in _targets(s, p)},
+    A.D_FOLLOWUP: lambda s, p, hand: {A.AUCTION} | (set() if s.cfg.super_koehandel_mandatory else {A.END_TURN}),
+    A.D_BID: lambda s, p, hand: _bid_steps(s, p),
+    A.D_BUYRIGHT: lambda s, p, hand: {A.DECLINE} | ({A.BUY} if s.cash[p] >= s.high else set()),  # K-A10
+    A.D_PAY: lambda s, p, hand: _payment_steps(s, hand),
+    A.D_COMMIT: _commitments,
+    A.D_STAKE: _cards_to_lay,
+    A.D_PED_BUYRIGHT: lambda s, p, hand: {A.DECLINE} | ({A.BUY} if s.sizes[p] >= s.kstar else set()),  # K-A10
+    A.D_PED_CARDS: _cards_to_lay,
+    A.D_RAT: lambda s, p, hand: {A.TAKE} | {A.LAY + m for m in range(NUM_DENOMS) if hand[m]},  # §6.1, K-A17
+    A.D_OFFER: _offer_steps,
+    A.D_RESPONSE: lambda s, p, hand: {A.ACCEPT} | ({A.COUNTER} if _can_offer(s, hand) else set()),
+    A.D_COUNTER: _offer_steps,
+    A.D_DISTRIBUTE: lambda s, p, hand: {A.KEEP, A.GIVE},
+}
 
 
 def _targets(s, p: int) -> list[tuple[int, int]]:

@@ -167,6 +167,7 @@ class Need:
                 return any(self._exact(_plus(hand, f), i, depth) for f in _any_cards(data))
         (price, size, rule, auto), after = self.then
         options = _payments(tuple(hand), price, rule, size, auto)
+        spend(len(options))
         return any(after.met_by(_minus(hand, f), depth - 1) for f in options)
 
     def coarse(self) -> Need:
@@ -369,13 +370,16 @@ class Shapes(tuple):
 
 
 LONG_SHAPES = 12  # from this many shapes on, _any_within works on the array
+ARRAY_WORK = 6  # work units of one look through the array (numpy's calls cost several list steps)
 
 
 def _any_within(shapes, offset, hand, budget: int) -> bool:
     """Whether ``hand`` lacks at most ``budget`` cards to give one of ``shapes`` on top of ``offset``."""
     if len(shapes) >= LONG_SHAPES and isinstance(shapes, Shapes):
+        spend(ARRAY_WORK)
         lack = shapes.array + np.subtract(offset, hand)
         return bool((np.maximum(lack, 0).sum(axis=1) <= budget).any())
+    spend(1 + len(shapes) // 4)
     for shape in shapes:
         short = 0
         for f, o, h in zip(shape, offset, hand):

@@ -17,12 +17,9 @@ from hiddenhand.envs.koehandel import sampler
 from playing import advance, play_random
 
 
-def make(players=4, **options):
-    return koehandel_v0.env(num_players=players, **options)
-
-
-def played(players, seed, moves, **options):
-    env = make(players, **options)
+def played(players, seed, moves):
+    """A position of seeded random play."""
+    env = koehandel_v0.env(num_players=players)
     env.reset(seed=seed)
     advance(env, moves, seed)
     return env
@@ -47,7 +44,7 @@ def assert_public_facts_kept(raw, copy_, agent):
 def test_the_59_second_position_returns_within_the_bound():
     """Issue 22: 5 players, reset(seed=118), 1,622 random steps, determinize("player_4") took 59 s. Its
     search now stops at the work budget and the copy is drawn approximately, keeping the public facts."""
-    env = make(5)
+    env = koehandel_v0.env(num_players=5)
     env.reset(seed=118)
     raw, rng = env.unwrapped, np.random.default_rng(118)
     for _ in range(1622):
@@ -75,7 +72,7 @@ def no_budget(monkeypatch):
     (4, {"auto_payment": True, "payment_rule": "strict", "public_auction_payments": True}),
 ])
 def test_approximate_copies_keep_the_public_facts_and_play_on(no_budget, players, options):
-    env = make(players, max_turns=150, **options)
+    env = koehandel_v0.env(num_players=players, max_turns=150, **options)
     env.reset(seed=players)
     raw, rng, checked, approximate = env.unwrapped, np.random.default_rng(players), 0, 0
     while raw.legal_actions():
@@ -111,7 +108,7 @@ def test_an_approximate_copy_depends_only_on_the_agents_information(no_budget):
 def test_an_approximate_copy_is_refused_by_restore(no_budget):
     env = played(4, 1, 200)
     copy_ = env.unwrapped.determinize("player_2", seed=0)
-    target = make(4)
+    target = koehandel_v0.env(num_players=4)
     target.reset(seed=0)
     with pytest.raises(SnapshotError, match="approximate re-deal"):
         target.unwrapped.restore(copy_.snapshot())
