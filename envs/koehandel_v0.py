@@ -263,11 +263,15 @@ Beyond the observation (which never contains it), `env.unwrapped` keeps a full-i
 * `determinize(agent, seed)`: a new env in which everything hidden from `agent` (other hands, hidden
   payments, offers and pot contents, deck order, sealed commitments) is re-dealt consistently with what
   it has seen; its observation and private record are unchanged and play continues. For ISMCTS/PIMC
-  search agents.
+  search agents. Its search has a budget of work; past it (a few percent of late random-play positions
+  at 5-6 players) the copy is drawn approximately and flagged `redeal_is_approximate`: every public fact
+  and the agent's view kept, the other seats' hidden past drawn from the public record alone
+  (docs/koehandel_rules.md Appendix C); restore refuses such a copy.
 * `set_position(seed, **spec)`: deal with `seed`, then set up the start of a turn from a few keywords
   (`deck` or `top`, `holdings`, `hands`, `turn_player`, `donkeys`, `bank`; see
   `KoehandelGame.position` and docs/koehandel_rules.md Appendix B). `restore(snapshot)` is checked the
-  same way: a snapshot or position that breaks the rules raises `SnapshotError` and changes nothing.
+  same way: a snapshot or position that breaks the rules raises `SnapshotError` and changes nothing;
+  the event record is walked against the position and every player's record rebuilt from it (Appendix B).
 
 ### Version History
 
