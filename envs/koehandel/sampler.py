@@ -14,14 +14,15 @@ cannot tell from the true one, built only from what ``viewer`` knows and from ``
    outcome says). Draws are steered by what each seat must still be able to do later (:class:`Need`,
    necessary conditions computed backwards, and :class:`_Ahead`, which checks a seat's next hidden
    payment against the receiving seat's hand and the summed hands of two seats that exchange money
-   unseen against their pair need, :func:`_pair_needs`), and the search is a complete depth-first search: a
+   unseen against their pair need, :func:`_pair_needs`), and the search is a depth-first search: a
    draw that leads to a contradiction is undone and the next candidate tried, jumping back to the
    latest draw that touched the seats involved (conflict-directed backjumping); the contents of those
    seats from which a step has no completion are remembered (nogoods), and a search that has tried a
    few candidates per draw starts over with fresh draws (restarts, with a doubling allowance). The
-   true history is one solution, so a world is always found. Mostly the first draws succeed (a few
-   milliseconds); late random-play positions at 5-6 players can need many retries and take seconds
-   (``python -m benchmarks.determinize``; docs/koehandel_rules.md Appendix C).
+   true history is one solution, so a world would always be found; mostly the first draws succeed (a
+   few milliseconds), but late random-play positions at 5-6 players can need many retries, so the
+   search stops at a budget of work (:data:`WORK_BUDGET`; ``python -m benchmarks.determinize``;
+   docs/koehandel_rules.md Appendix C).
 
 The distribution is that of the forward draws restricted to histories consistent with what ``viewer``
 saw, approximately: a failed draw is replaced by the next candidate in random order rather than by
