@@ -24,6 +24,11 @@ DECISION_CODES = {None: 0, "decline": 1, "buy": 2}
 RESPONSE_CODES = {"accept": 1, "counter": 2}
 RESULT_CODES = {"challenger": 1, "challenged": 2, "tie": 3}
 TRADE_COLUMNS = 41
+#: R4 (cow trades): seq, challenger, challenged, species, stake, then per round from its column: the
+#: response, the offer's and the counter-offer's card counts, the offer and counter per denomination, the
+#: result (the rounds' columns are TRADE_ROUNDS; the offsets within a round are ROUND_*).
+ROUND_RESPONSE, ROUND_OFFER_CARDS, ROUND_COUNTER_CARDS, ROUND_OFFER = 0, 1, 2, 3
+TRADE_ROUNDS = (5, 5 + ROUND_OFFER + 2 * NUM_DENOMS + 1)
 COMPACT_ROWS = 16
 #: Every value of an observation stays at most this (float32 holds every integer up to 2**24 exactly):
 #: the digest's running card counts stop there (a game would need tens of thousands of turns to reach it).
