@@ -351,19 +351,32 @@ class Walk:
         if any(end < 0 for end in ends) or ends != sorted(set(ends)):
             raise self.fail(f"the defaulters {defaulters} are not the last bidders of runs of bids {bids}")
         start = 0
-        for end in [*ends, len(bids) - 1]:
-            run = bids[start:end + 1]
+        for r, end in enumerate([*ends, len(bids) - 1]):
+            run, asker, passed = bids[start:end + 1], auctioneer, set()
             for j, (seat, level) in enumerate(run):
                 if seat == auctioneer or level % 10 or (j and (level <= run[j - 1][1] or seat == run[j - 1][0])):
                     raise self.fail(f"bid {level} by seat {seat} does not raise the high bid {run[j - 1] if j else 0}")
                 if self.cfg.overbid_mode == "mask" and level > cash[seat]:
                     raise self.fail(f"bid {level} by seat {seat} exceeds its cash {cash[seat]} (K-A9)")
-                top[seat] = max(top[seat], level)
+                if self.cfg.pass_is_final:
+                    self._passes_before(asker, seat, auctioneer, defaulters[:r], passed)
+                top[seat], asker = max(top[seat], level), seat
             start = end + 1
         for p, end in zip(defaulters, ends):
             if cash[p] >= bids[end][1]:
                 raise self.fail(f"seat {p} defaulted on a bid of {bids[end][1]} its cash {cash[p]} covers (§4.5)")
         return top, bids[(ends[-1] + 1) if ends else 0:]
+
+    def _passes_before(self, asker: int, seat: int, auctioneer: int, excluded: list[int], passed: set[int]) -> None:
+        """``pass_is_final`` (K-A7): the bidders polled clockwise after ``asker`` before ``seat`` passed and
+        are out of this run of the auction; ``seat`` must not be one of them."""
+        if seat in passed:
+            raise self.fail(f"seat {seat} bid after passing (pass_is_final, K-A7)")
+        q = (asker + 1) % self.n
+        while q != seat:
+            if q != auctioneer and q not in excluded:
+                passed.add(q)
+            q = (q + 1) % self.n
 
     def payment(self, payer: int, counts: list[int], price: int) -> None:
         """A legal auction payment (§4.4, K-A11; ``auto_payment`` §12.3) leaves the payer's hand."""

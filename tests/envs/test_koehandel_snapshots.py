@@ -267,3 +267,25 @@ def test_a_single_edit_is_refused_or_changes_nothing_observable():
             np.testing.assert_array_equal(view, raw.observe(agent)["observation"])
             assert space.contains(view)
     assert all(path[0] == "version" for path in accepted), accepted
+
+
+def test_a_bid_by_a_seat_that_passed_is_refused_with_pass_is_final():
+    """K-A7 with ``pass_is_final``: the bidders polled before a bid passed and are out of the auction.
+    An auction whose bids were rewritten so that seat 1 bids after seat 3 (seats 1 and 2 were polled
+    before seat 3: they passed) is refused, although each seat's highest bid and the price still fit."""
+    env = make(4, pass_is_final=True)
+    env.reset(seed=0)
+    raw = env.unwrapped
+    raw.set_position(seed=0, top=["cow"], turn_player=0)
+    script = [A.AUCTION, A.ADD, A.BID, A.ADD, A.BID, A.ADD, A.BID, A.PASS, A.PASS, A.DECLINE]
+    for action in script:  # seat 1 bids 10, seat 2 20, seat 3 30; seats 1 and 2 pass; seat 0 sells
+        env.step(action)
+    while raw.state_.decision == A.D_PAY:
+        legal = raw.legal_actions()
+        env.step(A.DONE if A.DONE in legal else legal[0])
+    snapshot = json.loads(json.dumps(raw.snapshot()))
+    assert snapshot["state"]["events"][-1]["bids"] == [[1, 10], [2, 20], [3, 30]]
+    restored(snapshot, 4, pass_is_final=True)
+    event = snapshot["state"]["events"][-1]
+    event["bids"], event["max_bids"] = [[3, 10], [1, 20], [3, 30]], [0, 20, 0, 30]
+    refused(snapshot, "bid after passing", 4, pass_is_final=True)
