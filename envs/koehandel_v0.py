@@ -266,7 +266,7 @@ Beyond the observation (which never contains it), `env.unwrapped` keeps a full-i
   search agents. Its search has a budget of work; past it (a few percent of late random-play positions
   at 5-6 players) the copy is drawn approximately and flagged `redeal_is_approximate`: every public fact
   and the agent's view kept, the other seats' hidden past drawn from the public record alone
-  (docs/koehandel_rules.md Appendix C); restore refuses such a copy.
+  (docs/koehandel_rules.md Appendix C); the flag is kept in its snapshot.
 * `set_position(seed, **spec)`: deal with `seed`, then set up the start of a turn from a few keywords
   (`deck` or `top`, `holdings`, `hands`, `turn_player`, `donkeys`, `bank`; see
   `KoehandelGame.position` and docs/koehandel_rules.md Appendix B). `restore(snapshot)` is checked the

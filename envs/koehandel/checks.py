@@ -3,7 +3,8 @@
 :func:`parse_state` checks every field of a state's JSON data for type and range (``SnapshotError``
 naming the first problem); if the position keeps the rules (:func:`invariants`), it then walks the event
 record against the position (:mod:`.ledger`, :mod:`.progress`) and rebuilds every player's private
-record from it, which the data's ``memory`` must equal. :func:`invariants` lists what breaks the rules in
+record from it, which the data's ``memory`` must equal (an approximate re-deal, marked ``approximate``,
+is walked without its money against the hands: Appendix C). :func:`invariants` lists what breaks the rules in
 a position: conservation of money and cards, and a decision the rules could have reached (the right seat,
 fields of other phases empty, some legal action). The position helper is :mod:`.position`.
 """
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..core.game import SnapshotError
+from ..core.options import is_int
 from ..core.schema import check_field
 from . import actions as A
 from . import progress
@@ -55,13 +57,13 @@ def _schema(game: KoehandelGame) -> dict[str, tuple]:
         "amount": ("int", 0, bids), "options": ("grid", None, NUM_DENOMS, 0, MAX_CARDS), "selection": hand,
         "challenger": maybe_seat, "challenged": maybe_seat, "species": ("int", -1, RAT),
         "trade_stake": ("int", 0, 2), "trade_round": ("int", 0, 2), "offers": ("grid", 2, NUM_DENOMS, 0, MAX_CARDS),
-        "looked": ("int", -1, last_card), "event_start": ("ints", None, 0, cash), "payout": ("int", 0, DENOMINATIONS[-1]),
+        "looked": ("int", -1, last_card), "payout": ("int", 0, DENOMINATIONS[-1]),
     }
 
 
 #: Fields of lists of dicts (or of None), checked here rather than by the schema.
-_SPECIAL = ("events", "defaults", "commits", "commit_rounds", "rounds")
-FIELDS = (*_SPECIAL, "memory")  # with the schema's: every key of ``to_json``
+_SPECIAL = ("events", "defaults", "commits", "commit_rounds", "rounds", "event_start")
+FIELDS = (*_SPECIAL, "memory")  # with the schema's: every key of ``to_json`` (and ``approximate``, if true)
 
 
 def field_names(game: KoehandelGame) -> tuple[str, ...]:
@@ -72,18 +74,19 @@ def parse_state(game: KoehandelGame, state: KoehandelState, data: Any) -> Koehan
     """``state`` (a new one) set from ``to_json`` data, everything checked (module docstring)."""
     if not isinstance(data, dict):
         raise SnapshotError(f"koehandel: state data must be a dict, got {type(data).__name__}")
-    if "approximate" in data:
-        raise SnapshotError("koehandel: the state is an approximate re-deal (determinize past its work budget, "
-                            "docs/koehandel_rules.md Appendix C): its record does not replay, so it cannot be restored")
+    if data.get("approximate", True) is not True:
+        raise SnapshotError(f"koehandel: state approximate={data['approximate']!r}: only an approximate re-deal has "
+                            f"the key, set to true")
+    state.approximate = "approximate" in data  # its record's hidden money is not tied to the hands (Appendix C)
     schema, n = _schema(game), game.num_players
     missing = [name for name in (*schema, *FIELDS) if name not in data]
-    unknown = sorted(map(str, set(data) - {*schema, *FIELDS}))
+    unknown = sorted(map(str, set(data) - {*schema, *FIELDS, "approximate"}))
     if missing or unknown:
         raise SnapshotError("koehandel: state data " + "; ".join(
             [f"lacks {missing}"] * bool(missing) + [f"has unknown field(s) {unknown}"] * bool(unknown)))
     for name, spec in schema.items():
         setattr(state, name, check_field("koehandel", name, data[name], spec))
-    _check_special(data, n)
+    _check_special(data, n, game.cfg, state.approximate)
     for name in _SPECIAL:
         setattr(state, name, _copied(data[name]))
     _check_lists(state)
@@ -105,11 +108,14 @@ def _copied(data: Any) -> Any:
     return data
 
 
-def _check_special(data: dict[str, Any], n: int) -> None:
+def _check_special(data: dict[str, Any], n: int, cfg, approximate: bool) -> None:
     """The fields of lists of dicts or None (the events: in the walk)."""
     if not isinstance(data["events"], list):
         raise SnapshotError("koehandel: state events must be a list")
+    cash = value(cfg.money_composition)
     rows: dict[str, Callable[[Any], bool]] = {
+        "event_start": lambda x: isinstance(x, list) and len(x) in (0, n) and all(
+            (approximate and c is None) or (is_int(c) and 0 <= c <= cash) for c in x),
         "commits": commit_row(n),
         "commit_rounds": lambda x: isinstance(x, list) and all(map(commit_row(n), x)),
         "defaults": lambda x: isinstance(x, list),
@@ -134,7 +140,7 @@ def _check_lists(s: KoehandelState) -> None:
 
 def _walk(game: KoehandelGame, s: KoehandelState):
     """The record walked against the position (:mod:`.ledger`, :mod:`.progress`); the rebuilt memory."""
-    check_shapes(s.events, event_kinds(s.n, bid_bound(game.cfg)))
+    check_shapes(s.events, event_kinds(s.n, bid_bound(game.cfg), s.approximate))
     walk = Walk(s)
     for i, e in enumerate(s.events):
         walk.event(i, e)

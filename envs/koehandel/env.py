@@ -35,7 +35,8 @@ class KoehandelEnv(HiddenInfoAECEnv):
     def redeal_is_approximate(self) -> bool:
         """Whether this env is a ``determinize`` copy drawn past the re-deal's work budget: it keeps every
         public fact and the agent's observation, but the other seats' records of hidden payments were
-        drawn from the public record alone (docs/koehandel_rules.md Appendix C); it cannot be restored."""
+        drawn from the public record alone (docs/koehandel_rules.md Appendix C). The flag is part of the state
+        (and of its snapshot)."""
         return self.state_.approximate
 
     def private_record(self, agent: str) -> dict[str, list[list[int]]]:

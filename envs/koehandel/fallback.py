@@ -15,8 +15,8 @@ viewer knows (bids covered by cash in ``mask`` mode, the digest's cash bounds) a
 Every public fact and the viewer's whole observation are kept. What is lost: the hidden compositions no
 longer have to come from the hands that paid them, so the other seats' records may describe a past
 their hands did not have; ``cash_before``/``cash_after`` become unknown (None). Such a copy is flagged
-(``state.approximate``, ``env.redeal_is_approximate``), is re-dealt again the same way, and cannot be
-restored.
+(``state.approximate``, ``env.redeal_is_approximate``, kept in its snapshot), and is re-dealt again the
+same way.
 """
 
 from __future__ import annotations

@@ -97,13 +97,14 @@ def round_kinds(settled: bool) -> dict[str, Test]:
     return kinds
 
 
-def event_kinds(n: int, bid_bound: int) -> dict[str, dict[str, Test]]:
-    """Keys of each kind of event (as ``KoehandelState._record`` writes them) and their ranges."""
+def event_kinds(n: int, bid_bound: int, approximate: bool = False) -> dict[str, dict[str, Test]]:
+    """Keys of each kind of event (as ``KoehandelState._record`` writes them) and their ranges (an
+    approximate copy's cash is unknown: None)."""
     seat, maybe_seat = seat_of(n), seat_of(n, none=True)
     payout = lambda x: x == 0 or x in DENOMINATIONS[1:]  # noqa: E731
+    cash = list_of(lambda c: (approximate and c is None) or int_in(0, MAX_SEQ)(c), n)
     common = {"seq": int_in(1, MAX_SEQ), "kind": lambda x: isinstance(x, str), "turn": int_in(1, MAX_SEQ),
-              "players": lambda x: isinstance(x, list), "cash_before": list_of(int_in(0, MAX_SEQ), n),
-              "cash_after": list_of(int_in(0, MAX_SEQ), n)}
+              "players": lambda x: isinstance(x, list), "cash_before": cash, "cash_after": cash}
     sale = {"winner": maybe_seat, "decision": lambda x: x in SALE_DECISIONS, "payer": maybe_seat,
             "payee": maybe_seat, "payment": _maybe_hand, "owner": seat, "defaults": lambda x: isinstance(x, list),
             "species": int_in(0, NUM_ANIMALS - 1), "auctioneer": seat}
@@ -190,10 +191,15 @@ def _top(commits: list) -> int:
 # ---------------------------------------------------------------------------- the walk
 class Walk:
     """The game as the record goes: money (hands, bank), holdings, pedigree owners, deck, turns, the
-    event counter, and every player's private record (``memory``) rebuilt event by event."""
+    event counter, and every player's private record (``memory``) rebuilt event by event.
+
+    An approximate re-deal (``state.approximate``, Appendix C) has a record whose hidden compositions
+    were drawn from the public record alone: its walk keeps every check but those of money against the
+    hands (cards in hand, cash, and what cash proves), and follows the hand sizes, which stay exact."""
 
     def __init__(self, s: KoehandelState):
         self.s, self.cfg, self.n = s, s.cfg, s.n
+        self.exact = not s.approximate
         self.hands = [list(hand) for hand in s.start_hands]
         self.memory = Memory(s.cfg, [value(hand) for hand in s.start_hands])
         self.seq, self.turn, self.actor, self.last = 0, 0, -1, None
@@ -238,7 +244,7 @@ class Walk:
 
     def take(self, seat: int, counts: list[int], what: str) -> None:
         hand = self.hands[seat]
-        if any(k > h for k, h in zip(counts, hand)):
+        if self.exact and any(k > h for k, h in zip(counts, hand)):
             raise self.fail(f"{what} {counts} is not in seat {seat}'s hand {hand}")
         for d, k in enumerate(counts):
             hand[d] -= k
@@ -299,10 +305,10 @@ class Walk:
             [0, 1] if e["kind"] == "distribution" else list(range(self.n)))
         if e["players"] != players:
             raise self.fail(f"players {e['players']} should be {players}")
-        if e["cash_before"] != self.cash():
+        if self.exact and e["cash_before"] != self.cash():
             raise self.fail(f"cash_before {e['cash_before']} is not the cash {self.cash()} then")
         getattr(self, "_" + e["kind"])(e)
-        if e["cash_after"] != self.cash():
+        if self.exact and e["cash_after"] != self.cash():
             raise self.fail(f"cash_after {e['cash_after']} is not the cash {self.cash()} then")
         if e["seq"] != self.seq + 1:
             raise self.fail(f"seq {e['seq']} does not follow seq {self.seq}")
@@ -333,7 +339,7 @@ class Walk:
             seat = default["player"]
             if self.cfg.overbid_mode == "mask" or seat == auctioneer or seat in seats:
                 raise self.fail(f"defaults[{j}] by seat {seat} cannot happen here (K-A9)")
-            if default["hand"] != self.hands[seat] or default["seq"] != self.seq + 1:
+            if (self.exact and default["hand"] != self.hands[seat]) or default["seq"] != self.seq + 1:
                 raise self.fail(f"defaults[{j}] shows {default['hand']} (seq {default['seq']}), not seat {seat}'s "
                                 f"hand {self.hands[seat]} (seq {self.seq + 1})")
             self.seq += 1
@@ -356,14 +362,14 @@ class Walk:
             for j, (seat, level) in enumerate(run):
                 if seat == auctioneer or level % 10 or (j and (level <= run[j - 1][1] or seat == run[j - 1][0])):
                     raise self.fail(f"bid {level} by seat {seat} does not raise the high bid {run[j - 1] if j else 0}")
-                if self.cfg.overbid_mode == "mask" and level > cash[seat]:
+                if self.exact and self.cfg.overbid_mode == "mask" and level > cash[seat]:
                     raise self.fail(f"bid {level} by seat {seat} exceeds its cash {cash[seat]} (K-A9)")
                 if self.cfg.pass_is_final:
                     self._passes_before(asker, seat, auctioneer, defaulters[:r], passed)
                 top[seat], asker = max(top[seat], level), seat
             start = end + 1
         for p, end in zip(defaulters, ends):
-            if cash[p] >= bids[end][1]:
+            if self.exact and cash[p] >= bids[end][1]:
                 raise self.fail(f"seat {p} defaulted on a bid of {bids[end][1]} its cash {cash[p]} covers (§4.5)")
         return top, bids[(ends[-1] + 1) if ends else 0:]
 
@@ -385,6 +391,8 @@ class Walk:
         if counts[0] or worth < price or worth - smallest >= price:
             raise self.fail(f"payment {counts} is not a sufficient payment of {price} without a redundant card")
         self.take(payer, counts, "payment")
+        if not self.exact:
+            return
         if self.cfg.payment_rule == "strict" and worth > price and has_exact_payment(hand, price):
             raise self.fail(f"payment {counts} overpays {price} though the hand {hand} pays it exactly (K-A11)")
         if self.cfg.auto_payment and list(auto_payment(legal_payments(hand, price, self.cfg.payment_rule))) != counts:
@@ -422,7 +430,7 @@ class Walk:
                 (e["payer"], e["payee"], e["owner"]) != ((a, w, a) if buy else (w, a, w)):
             raise self.fail(f"winner {w} at {e['price']}, decision {e['decision']}, payer {e['payer']}, payee "
                             f"{e['payee']}, owner {e['owner']} do not fit the high bid {high}")
-        if buy and value(self.hands[a]) < e["price"]:
+        if buy and self.exact and value(self.hands[a]) < e["price"]:
             raise self.fail(f"the auctioneer bought at {e['price']} with cash {value(self.hands[a])} (K-A10)")
         self.payment(e["payer"], e["payment"], e["price"])
         self.give(e["payee"], e["payment"])

@@ -8,7 +8,7 @@ the re-dealt events), others' private build steps (reset), the deck order (drawn
 composition) and, with 2 players, the unseen money cards. When the search runs out of its work budget
 (or the record does not replay, as in an approximate copy), :mod:`.fallback` draws the hidden
 compositions from the public record alone and deals the hands by their public sizes: the copy keeps
-every public fact and the viewer's observation, is flagged ``approximate`` and cannot be restored.
+every public fact and the viewer's observation, and is flagged ``approximate`` (kept in its snapshot).
 """
 
 from __future__ import annotations

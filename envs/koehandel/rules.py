@@ -741,7 +741,7 @@ class KoehandelState(State):
     def to_json(self) -> dict[str, Any]:
         data = {name: copy.deepcopy(getattr(self, name)) for name in _FIELDS}
         data["memory"] = self.memory.to_json()
-        if self.approximate:  # restore refuses it (checks.parse_state)
+        if self.approximate:  # its walk leaves out money against the hands (checks.parse_state)
             data["approximate"] = True
         return data
 

@@ -3,7 +3,8 @@
 ``determinize`` searches for a history consistent with what the agent saw within a budget of work
 (``sampler.WORK_BUDGET`` units, counted deterministically); past it the copy is drawn approximately
 (``fallback.py``): every public fact and the agent's observation are kept, the copy plays on under the
-invariants, is flagged, depends only on the agent's information and the seed, and cannot be restored.
+invariants, is flagged, depends only on the agent's information and the seed, and restores with its
+flag (its walk leaves out money against the hands).
 """
 
 import time
@@ -105,13 +106,23 @@ def test_an_approximate_copy_depends_only_on_the_agents_information(no_budget):
         assert twin.snapshot()["state"] == first.snapshot()["state"]
 
 
-def test_an_approximate_copy_is_refused_by_restore(no_budget):
+def test_an_approximate_copy_restores_exactly_and_its_flag_is_checked(no_budget):
+    """Its walk keeps every check but money against the hands (Appendix B); the flag is part of the
+    state: dropped, the record's cash is refused."""
     env = played(4, 1, 200)
     copy_ = env.unwrapped.determinize("player_2", seed=0)
+    play_random(copy_, 0, steps=40)
+    snapshot = copy_.snapshot()
     target = koehandel_v0.env(num_players=4)
     target.reset(seed=0)
-    with pytest.raises(SnapshotError, match="approximate re-deal"):
-        target.unwrapped.restore(copy_.snapshot())
+    target.unwrapped.restore(snapshot)
+    assert target.unwrapped.snapshot() == snapshot and target.unwrapped.redeal_is_approximate
+    snapshot["state"].pop("approximate")
+    with pytest.raises(SnapshotError, match="cash_before|out of range"):
+        target.unwrapped.restore(snapshot)
+    snapshot["state"]["approximate"] = False
+    with pytest.raises(SnapshotError, match="approximate=False"):
+        target.unwrapped.restore(snapshot)
 
 
 def test_an_exact_copy_is_not_flagged():
