@@ -16,6 +16,7 @@ from hiddenhand.envs import koehandel_v0
 from hiddenhand.envs.core.game import SnapshotError
 from hiddenhand.envs.koehandel import sampler
 from playing import advance, play_random
+from test_koehandel_snapshots import as_position
 
 
 def played(players, seed, moves):
@@ -112,7 +113,7 @@ def test_an_approximate_copy_restores_exactly_and_its_flag_is_checked(no_budget)
     env = played(4, 1, 200)
     copy_ = env.unwrapped.determinize("player_2", seed=0)
     play_random(copy_, 0, steps=40)
-    snapshot = copy_.snapshot()
+    snapshot = as_position(copy_.snapshot())
     target = koehandel_v0.env(num_players=4)
     target.reset(seed=0)
     target.unwrapped.restore(snapshot)
