@@ -153,6 +153,11 @@ class BridgeState(pyspiel.State):
         state = self._position.state
         return self._bridge.returns(state, capped=not state.is_terminal)
 
+    @property
+    def bridge(self) -> Bridge:
+        """The engine game, its observer and the bridge's settings (shared by every state of the game)."""
+        return self._bridge
+
     def engine_state(self) -> EngineState | None:
         """The engine's position (read it, never change it); while chance is to move, the position before
         the engine call in progress (None before the deal)."""
