@@ -25,7 +25,7 @@ received minus the money given (the scores sum to the stake's worth).
 
 ### Arguments
 
-``env(money=(2, 3, 1, 1, 0, 0, 0), hand_sizes=(3, 3), stake=1, card_value=30, render_mode=None,
+``env(money=(2, 3, 1, 1, 0, 0, 0), hand_sizes=(3, 3), stake=1, card_value=40, render_mode=None,
 max_cycles=None, illegal_action="raise", reward_mode="win_loss")``
 
 * `money`: the pool both hands are dealt from, as counts of the money cards 0, 10, 20, 50, 100, 200, 500

@@ -36,7 +36,7 @@ OPTIONS = Options("cow_trade", [
            "the money cards both hands are dealt from, per denomination 0..500 (CT-1)"),
     Option("hand_sizes", (3, 3), IntList(2, 1, sum(KOEHANDEL_MONEY)), "cards dealt to C and to D (CT-1)"),
     Option("stake", 1, Int(1, 2), "animal cards at stake (Koehandel §7.2)"),
-    Option("card_value", 30, Int(0, 10_000), "the worth of one stake card to either trader, in money (CT-3)"),
+    Option("card_value", 40, Int(0, 10_000), "the worth of one stake card to either trader, in money; 40: a dog (CT-3)"),
 ])
 
 

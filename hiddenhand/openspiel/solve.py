@@ -28,7 +28,8 @@ class Convergence:
     game: str
     algorithm: str
     points: list[tuple[int, float, float]] = field(default_factory=list)
-    policy: Any = None  # the average policy (a pyspiel TabularPolicy) after the last iteration
+    policy: Any = None  # the average policy after the last iteration (a pyspiel policy)
+    solver: Any = None  # kept alive: a CFR average policy reads the solver's tables
 
     @property
     def nash_conv(self) -> float:
@@ -50,7 +51,7 @@ def solve(game: pyspiel.Game, algorithm: str = "cfr", iterations: int = 100,
         solver = (pyspiel.CFRSolver if algorithm == "cfr" else pyspiel.CFRPlusSolver)(tree)
         step = solver.evaluate_and_update_policy
     marks = set(checkpoints or ()) | {iterations}
-    run = Convergence(str(game), algorithm)
+    run = Convergence(str(game), algorithm, solver=solver)
     cpu = 0.0
     for iteration in range(1, iterations + 1):
         start = time.process_time()

@@ -110,7 +110,7 @@ def test_k_a23_a_tie_repeats_the_trade_and_a_second_tie_goes_to_c():
     assert state.hands[0] == [1, 1, 2, 0, 0, 0, 0]  # C now holds D's cards
     state = play(env, D10, D20, D20, DONE, COUNTER, D50, DONE)
     assert state.is_terminal and state.winner == 0
-    assert state.scores() == [30, 0]  # money went back and forth: C has the stake
+    assert state.scores() == [40, 0]  # money went back and forth: C has the stake
 
 
 def test_ct4_d_sees_the_number_of_cards_offered_never_their_values():
