@@ -10,10 +10,12 @@ challenger's win rate and each side's expected score.
 information state the duel's position is set up in a Koehandel game (the agent's player count and
 options; both traders hold the stake's cards of the species whose quartet value / 4 is nearest the duel's
 card worth; the earlier rounds replayed; :func:`hiddenhand.envs.koehandel.probes.koehandel_trade`) and the
-agent is asked there. Offers: Koehandel lets cards be laid in any order, the duel in ascending order
-(CT-2), so the agent's law over the offers it lays (:func:`~hiddenhand.envs.koehandel.probes.
-offer_distribution`) becomes the duel's card-by-card choices, each the share of that law's offers
-continuing the cards chosen so far.
+agent is asked there. Koehandel's hands start public, the duel's do not: so the agent is asked in every
+position the duel player cannot tell apart (the other's deal, C's face-down offer; :func:`worlds`) and
+its answers are averaged with their probabilities, a policy of the duel player's information alone.
+Offers: Koehandel lets cards be laid in any order, the duel in ascending order (CT-2), so the agent's law
+over the offers it lays (:func:`~hiddenhand.envs.koehandel.probes.offer_distribution`) becomes the duel's
+card-by-card choices, each the share of that law's offers continuing the cards chosen so far.
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ from open_spiel.python import policy as policy_lib
 from ..agents.base import Agent
 from ..envs.cow_trade import vocab as V
 from ..envs.koehandel import actions as KA
-from ..envs.koehandel.cards import NUM_ANIMALS, NUM_DENOMS
+from ..envs.koehandel.cards import DENOMINATIONS, NUM_ANIMALS, NUM_DENOMS
 from ..envs.koehandel.money import value
 from ..envs.koehandel.probes import ask, koehandel_trade, lay, offer_distribution
+from .chance import enumerate_outcomes, position_key, run_call
 
 ROLES = ("challenger", "challenged")
 
@@ -96,6 +99,17 @@ def nearest_species(card_value: float, animal_values: Any) -> int:
     return min(range(NUM_ANIMALS), key=lambda s: (abs(animal_values[s] / 4 - card_value), s))
 
 
+def worlds(engine: Any, seat: int) -> list[tuple[float, Any]]:
+    """Every position ``seat`` cannot tell from ``engine``'s, with its probability: the exact law of the
+    game's re-deal (``resample_hidden``: the other trader's deal and C's face-down offer, given what
+    ``seat`` saw), its draws enumerated as chance outcomes."""
+    def redeal(rng: Any) -> Any:
+        world = engine.clone()
+        world.resample_hidden(seat, rng)
+        return world
+    return [(p, run_call(redeal, script)[0]) for p, script in enumerate_outcomes(redeal, position_key)]
+
+
 class KoehandelTradePolicy(policy_lib.Policy):
     """A Koehandel agent playing the duel ``game`` (module docstring). ``env`` is a Koehandel env with the
     agent's options (``env_options_for``); ``agent`` is bound to its game; ``samples``: runs per decision
@@ -117,23 +131,25 @@ class KoehandelTradePolicy(policy_lib.Policy):
         engine = state.engine_state()
         seat = engine.current_player
         if engine.decision == V.RESPONSE:
-            key = state.observation_tensor(seat)
-            key = np.asarray(key, np.float32).tobytes()
+            key = state.bridge.observe(engine, seat).tobytes()
             if key not in self._answers:
-                answer = ask(self.agent, self._koehandel(engine), self.samples)
-                self._answers[key] = {V.ACCEPT: answer.get(KA.ACCEPT, 0.0), V.COUNTER: answer.get(KA.COUNTER, 0.0)}
+                answer: dict[int, float] = {}
+                for p, world in worlds(engine, seat):
+                    for action, q in ask(self.agent, self._koehandel(world), self.samples).items():
+                        duel_action = V.ACCEPT if action == KA.ACCEPT else V.COUNTER
+                        answer[duel_action] = answer.get(duel_action, 0.0) + p * q
+                self._answers[key] = answer
             return self._answers[key]
-        law = self._law(state, engine, seat)
-        return continuations(law, engine.selection, legal)
-
-    def _law(self, state: Any, engine: Any, seat: int) -> dict[tuple[int, ...], float]:
-        """The law of the offer the agent lays from this decision's start (nothing chosen)."""
         start = engine.clone()
         start.selection = [0] * NUM_DENOMS
         key = state.bridge.observe(start, seat).tobytes()
         if key not in self._offers:
-            self._offers[key] = offer_distribution(self.agent, self._koehandel(start), self.samples)
-        return self._offers[key]
+            law: dict[tuple[int, ...], float] = {}
+            for p, world in worlds(start, seat):
+                for offer, q in offer_distribution(self.agent, self._koehandel(world), self.samples).items():
+                    law[offer] = law.get(offer, 0.0) + p * q
+            self._offers[key] = law
+        return continuations(self._offers[key], engine.selection, legal)
 
     def _koehandel(self, engine: Any) -> Any:
         """The Koehandel position of the duel's ``engine`` state (nothing chosen in an offer being built)."""
@@ -177,3 +193,48 @@ def continuations(law: dict[tuple[int, ...], float], chosen: list[int], legal: l
             step = V.CARD + (top if offer[top] > chosen[top] else next(d for d in range(top + 1, NUM_DENOMS) if offer[d]))
         steps[step] = steps.get(step, 0.0) + p / total
     return steps
+
+
+def strategies(game: Any, policy: Any) -> dict[str, dict]:
+    """The round-1 strategies in readable form: ``offers`` maps C's hand (card values) to the law of the
+    offer it lays; ``responses`` maps (D's hand, cards shown) to D's probability of accepting (the mean
+    over the information states, weighted by how often each is reached)."""
+    offers: dict[tuple, dict[tuple, float]] = {}
+    answers: dict[tuple, list[float]] = {}
+
+    def cards(counts: Any) -> tuple[int, ...]:
+        return tuple(v for v, k in zip(DENOMINATIONS, counts) for _ in range(k))
+
+    def walk(state: Any, reach: float, path: float) -> None:
+        """``reach``: the probability of the state; ``path``: of C's card steps in this offer so far."""
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            for outcome, p in state.chance_outcomes():
+                walk(state.child(outcome), reach * p, 1.0)
+            return
+        engine = state.engine_state()
+        if engine.round > 1:
+            return
+        probabilities = policy.action_probabilities(state)
+        if engine.decision == V.RESPONSE:
+            row = answers.setdefault((cards(engine.hands[V.CHALLENGED]), sum(engine.offer)), [0.0, 0.0])
+            row[0] += reach
+            row[1] += reach * probabilities.get(V.ACCEPT, 0.0)
+            return
+        for action, p in probabilities.items():
+            if p <= 0:
+                continue
+            if engine.decision == V.OFFER and action == V.DONE:
+                law = offers.setdefault(cards(engine.start[V.CHALLENGER]), {})
+                law[cards(engine.selection)] = law.get(cards(engine.selection), 0.0) + path * p
+            if engine.decision == V.OFFER:
+                walk(state.child(action), reach * p, path * p)
+
+    walk(game.new_initial_state(), 1.0, 1.0)
+    deals = {}
+    for hand, law in offers.items():  # each of C's hands was reached once per deal of D: average
+        total = sum(law.values())
+        deals[hand] = {offer: p / total for offer, p in sorted(law.items(), key=lambda item: -item[1])}
+    return {"offers": deals,
+            "responses": {key: row[1] / row[0] for key, row in sorted(answers.items()) if row[0] > 0}}

@@ -28,8 +28,7 @@ class Convergence:
     game: str
     algorithm: str
     points: list[tuple[int, float, float]] = field(default_factory=list)
-    policy: Any = None  # the average policy after the last iteration (a pyspiel policy)
-    solver: Any = None  # kept alive: a CFR average policy reads the solver's tables
+    policy: Any = None  # the average policy after the last iteration (a pyspiel TabularPolicy)
 
     @property
     def nash_conv(self) -> float:
@@ -39,10 +38,11 @@ class Convergence:
 def solve(game: pyspiel.Game, algorithm: str = "cfr", iterations: int = 100,
           checkpoints: Sequence[int] | None = None, seed: int = 0) -> Convergence:
     """Run ``algorithm`` for ``iterations`` on ``game`` (its cached tree), measuring NashConv at each of
-    ``checkpoints`` (default: the last iteration). CPU time counts the solver's iterations (and the first
-    one's building of the tree), not the measurements."""
+    ``checkpoints`` (default: the last iteration). CPU time counts the solver's set-up (for CFR a walk of
+    the whole tree, which fills the cache through the bridge) and its iterations, not the measurements."""
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm={algorithm!r} is not one of {list(ALGORITHMS)}")
+    start = time.process_time()
     tree = pyspiel.convert_to_cached_tree(game)
     if algorithm == "mccfr":
         solver = pyspiel.ExternalSamplingMCCFRSolver(tree, seed)
@@ -51,19 +51,25 @@ def solve(game: pyspiel.Game, algorithm: str = "cfr", iterations: int = 100,
         solver = (pyspiel.CFRSolver if algorithm == "cfr" else pyspiel.CFRPlusSolver)(tree)
         step = solver.evaluate_and_update_policy
     marks = set(checkpoints or ()) | {iterations}
-    run = Convergence(str(game), algorithm, solver=solver)
-    cpu = 0.0
+    run = Convergence(str(game), algorithm)
+    cpu = time.process_time() - start
     for iteration in range(1, iterations + 1):
         start = time.process_time()
         step()
         cpu += time.process_time() - start
         if iteration in marks:
-            run.policy = solver.average_policy()
-            if algorithm == "mccfr":  # its average policy answers states, not information-state strings
-                run.policy = policy_lib.python_policy_to_pyspiel_policy(
-                    policy_lib.tabular_policy_from_callable(tree, run.policy.action_probabilities))
-            run.points.append((iteration, cpu, pyspiel.nash_conv(tree, run.policy)))
+            average = solver.average_policy()
+            if algorithm == "mccfr" or iteration == iterations:  # a table of its own: CFR's reads the
+                average = _table(tree, average)                    # solver's; MCCFR's answers states only
+            run.points.append((iteration, cpu, pyspiel.nash_conv(tree, average)))
+    run.policy = average
     return run
+
+
+def _table(tree: pyspiel.Game, policy: Any) -> pyspiel.TabularPolicy:
+    """``policy`` written out at every information state of ``tree``."""
+    return policy_lib.python_policy_to_pyspiel_policy(
+        policy_lib.tabular_policy_from_callable(tree, policy.action_probabilities))
 
 
 def nash_conv(game: pyspiel.Game, policy: Any) -> float:
