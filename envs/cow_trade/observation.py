@@ -12,7 +12,8 @@
 | `offer_on_table` | (1,) | the number of cards of C's face-down offer (public, K-A22) |
 | `own_offer` | (7,) | my face-down offer (C, while it lies on the table) |
 | `dealt` | (7,) | my money as dealt |
-| `rounds` | (2, 21) | per round: offer cards, counter cards, accepted, countered, C won, D won, tie, the offer's and the counter's cards per denomination (known to both from the accept or the exchange on) |
+| `rounds` | (2, 21) | per round: offer cards, counter cards, accepted, countered, C won, D won, tie, |
+| | | the offer's and the counter's cards per denomination (both traders know them from the exchange on) |
 
 Nothing else is hidden from a trader but the other's money and, before the exchange, C's offer: neither
 appears. The vector is perfect recall: the record keeps every round.
@@ -38,8 +39,13 @@ class CowTradeObserver(Observer):
 
     def __init__(self, game):
         super().__init__(game)
-        self._at = {name: self.layout.offset(name) for name in self.layout.shapes}
-        self._stake = np.array([game.stake, game.card_value / 10], np.float32)
+        at = self.layout.offset
+        self._role, self._decision, self._to_move = at("role"), at("decision"), at("to_move")
+        self._stake_at, self._sizes = at("stake"), at("hand_sizes")
+        self._table, self._rounds = at("offer_on_table"), at("rounds")
+        self._hand, self._selection, self._own_offer, self._dealt = (
+            slice(at(name), at(name) + NUM_DENOMS) for name in ("hand", "selection", "own_offer", "dealt"))
+        self._stake = [float(game.stake), game.card_value / 10]
 
     @staticmethod
     def build_layout(game) -> ObservationLayout:
@@ -50,28 +56,30 @@ class CowTradeObserver(Observer):
         ])
 
     def encode(self, state, player: int) -> np.ndarray:
-        at = self._at
-        out = np.zeros(self.layout.size, np.float32)
-        out[at["role"] + player] = 1.0
-        out[at["decision"] + state.decision] = 1.0
-        out[at["to_move"]] = state.current_player == player
-        out[at["stake"]:at["stake"] + 2] = self._stake
-        out[at["hand"]:at["hand"] + NUM_DENOMS] = state.hands[player]
+        """Written into a list, one array made at the end (numpy item writes cost more)."""
+        out = [0.0] * self.layout.size
+        out[self._role + player] = 1.0
+        out[self._decision + state.decision] = 1.0
+        out[self._stake_at:self._stake_at + 2] = self._stake
+        hand = state.hands[player]
+        out[self._hand] = hand
         if state.current_player == player:
-            out[at["selection"]:at["selection"] + NUM_DENOMS] = state.selection
-        out[at["hand_sizes"]] = sum(state.hands[player])
-        out[at["hand_sizes"] + 1] = sum(state.hands[1 - player])
-        out[at["offer_on_table"]] = sum(state.offer)
+            out[self._to_move] = 1.0
+            out[self._selection] = state.selection
+        out[self._sizes] = sum(hand)
+        out[self._sizes + 1] = sum(state.hands[1 - player])
+        out[self._table] = sum(state.offer)
         if player == 0:
-            out[at["own_offer"]:at["own_offer"] + NUM_DENOMS] = state.offer
-        out[at["dealt"]:at["dealt"] + NUM_DENOMS] = state.start[player]
-        for r, row in enumerate(state.record):
-            base = at["rounds"] + r * ROUND_FEATURES
+            out[self._own_offer] = state.offer
+        out[self._dealt] = state.start[player]
+        base = self._rounds
+        for row in state.record:
             out[base] = row[OFFER_CARDS]
             out[base + 1] = row[COUNTER_CARDS]
-            out[base + 2] = row[RESPONSE_CELL] == ACCEPTED
-            out[base + 3] = row[RESPONSE_CELL] == COUNTERED
+            out[base + 2] = float(row[RESPONSE_CELL] == ACCEPTED)
+            out[base + 3] = float(row[RESPONSE_CELL] == COUNTERED)
             if row[RESULT]:
                 out[base + 3 + row[RESULT]] = 1.0
             out[base + 7:base + ROUND_FEATURES] = row[ROW_OFFER:ROW_OFFER + 2 * NUM_DENOMS]
-        return out
+            base += ROUND_FEATURES
+        return np.array(out, np.float32)

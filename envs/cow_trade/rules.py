@@ -13,7 +13,7 @@ snapshot checks and the position helper are in :mod:`.checks`, the re-deal in :m
 
 from __future__ import annotations
 
-from math import comb
+from operator import mul
 from typing import Any
 
 import numpy as np
@@ -22,8 +22,7 @@ from ..core.game import State
 from ..core.layout_game import LayoutGame
 from ..core.options import Int, IntList, Option, Options, check_with
 from ..core.schema import dump_fields, load_fields
-from ..koehandel.cards import NUM_DENOMS
-from ..koehandel.money import value
+from ..koehandel.cards import DENOMINATIONS, NUM_DENOMS
 from . import checks, hidden
 from .render import render
 from .vocab import (
@@ -36,17 +35,14 @@ OPTIONS = Options("cow_trade", [
            "the money cards both hands are dealt from, per denomination 0..500 (CT-1)"),
     Option("hand_sizes", (3, 3), IntList(2, 1, sum(KOEHANDEL_MONEY)), "cards dealt to C and to D (CT-1)"),
     Option("stake", 1, Int(1, 2), "animal cards at stake (Koehandel §7.2)"),
-    Option("card_value", 40, Int(0, 10_000), "the worth of one stake card to either trader, in money; 40: a dog (CT-3)"),
+    Option("card_value", 40, Int(0, 10_000),
+           "the worth of one stake card to either trader, in money; 40: a dog (CT-3)"),
 ])
 
 
-def hypergeometric(counts: list[int], size: int, d: int) -> tuple[list[int], list[float]]:
-    """How many cards of denomination ``d`` a hand of ``size`` cards drawn from ``counts[d:]`` (the
-    denominations from ``d`` on) receives, and each number's probability."""
-    rest = sum(counts[d + 1:])
-    ways = {k: comb(counts[d], k) * comb(rest, size - k) for k in range(max(0, size - rest), min(counts[d], size) + 1)}
-    total = sum(ways.values())
-    return list(ways), [w / total for w in ways.values()]
+def _money(counts: list[int]) -> int:
+    """The value of money counts (Koehandel's ``value``, in one C-level pass: scores are read at every end)."""
+    return sum(map(mul, counts, DENOMINATIONS))
 
 
 class CowTradeState(State):
@@ -66,16 +62,13 @@ class CowTradeState(State):
         self.is_terminal = False
 
     def setup(self, rng: np.random.Generator) -> None:
-        """CT-1: C's hand, then D's, drawn from the pool without replacement, denomination by denomination
-        (each count from its hypergeometric law: the multiset of a uniformly random hand)."""
-        pool = list(self.game.money)
+        """CT-1: C's hand, then D's, drawn from the pool without replacement: the counts per denomination
+        of a uniformly random set of cards (the multivariate hypergeometric law)."""
+        pool = np.array(self.game.money, np.int64)
         for seat, size in enumerate(self.game.hand_sizes):
-            for d in range(NUM_DENOMS):
-                counts, probabilities = hypergeometric(pool, size, d)
-                take = counts[int(rng.choice(len(counts), p=probabilities))]
-                self.hands[seat][d] = self.start[seat][d] = take
-                pool[d] -= take
-                size -= take
+            hand = rng.multivariate_hypergeometric(pool, size)
+            pool -= hand
+            self.hands[seat], self.start[seat] = hand.tolist(), hand.tolist()
 
     # ------------------------------------------------------------------ transitions
     def legal_mask(self) -> np.ndarray:
@@ -125,7 +118,7 @@ class CowTradeState(State):
         offer, self.offer = self.offer, [0] * NUM_DENOMS
         self.hands[CHALLENGER] = [h + c for h, c in zip(self.hands[CHALLENGER], counter)]
         self.hands[CHALLENGED] = [h + c for h, c in zip(self.hands[CHALLENGED], offer)]
-        vc, vd = value(offer), value(counter)
+        vc, vd = _money(offer), _money(counter)
         result = C_WINS if vc > vd else D_WINS if vd > vc else TIE
         row = self.record[-1]
         row[2], row[3] = sum(counter), result
@@ -144,15 +137,14 @@ class CowTradeState(State):
     def scores(self) -> list[float]:
         """CT-3: the stake's worth to its winner, plus money received minus money given (the offer on the
         table still counts as C's)."""
-        scores = []
-        for seat in (CHALLENGER, CHALLENGED):
-            held = value(self.hands[seat]) + (value(self.offer) if seat == CHALLENGER else 0)
-            scores.append(float(held - value(self.start[seat]) + (self.game.worth if seat == self.winner else 0)))
-        return scores
+        hands, start, worth = self.hands, self.start, self.game.worth
+        c = _money(hands[0]) + _money(self.offer) - _money(start[0]) + (worth if self.winner == CHALLENGER else 0)
+        d = _money(hands[1]) - _money(start[1]) + (worth if self.winner == CHALLENGED else 0)
+        return [float(c), float(d)]
 
     def score_breakdown(self) -> dict[str, Any]:
         return {"winner": self.winner, "stake_worth": self.game.worth,
-                "money_change": [value(self.hands[s]) - value(self.start[s]) for s in (CHALLENGER, CHALLENGED)],
+                "money_change": [_money(self.hands[s]) - _money(self.start[s]) for s in (CHALLENGER, CHALLENGED)],
                 "rounds": [dict(zip(ROW, row)) for row in self.record]}
 
     def to_json(self) -> dict[str, Any]:
@@ -207,7 +199,7 @@ class CowTradeGame(LayoutGame):
 
     def score_range(self) -> tuple[float, float]:
         """Bounds of a score: a trader gains at most the stake and the whole pool, loses at most the pool."""
-        pool = value(self.money)
+        pool = _money(self.money)
         return -float(pool), float(self.worth + pool)
 
     def score_sum(self) -> float:

@@ -69,10 +69,10 @@ def lay(env: Any, counts: Sequence[int]) -> None:
 
 def offer_distribution(agent: Agent, env: Any, samples: int = 8, floor: float = 1e-3) -> dict[Offer, float]:
     """The law of the offer (or counter-offer) ``agent`` lays from ``env``, where the seat to move is
-    about to choose its first card (or its first free one, after cards the env played as forced): a trained agent's card steps are followed through every branch of
-    probability at least ``floor`` (the branches' total renormalised); any other agent plays the steps
-    ``samples`` times from ``reset(seed)`` (search agents once) and the laid offers' frequencies are its
-    law."""
+    about to choose its first card (or its first free one, after cards the env played as forced): a
+    trained agent's card steps are followed through every branch of probability at least ``floor`` (the
+    branches' total renormalised); any other agent plays the steps ``samples`` times from
+    ``reset(seed)`` (search agents once) and the laid offers' frequencies are its law."""
     seat, decision = env.agent_selection, env.unwrapped.state_.decision
     law: dict[Offer, float] = {}
 

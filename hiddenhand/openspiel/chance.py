@@ -13,6 +13,8 @@ Each draw is decomposed into single choices among equally likely (or weighted) o
 * ``permutation(x)``, ``shuffle(x)``: the items one at a time, an outcome being the index of the item placed
   next (the last item is forced and makes no chance node);
 * ``choice(a, size, replace, p)``: one choice per item drawn (without replacement: never the same twice);
+* ``multivariate_hypergeometric(colors, n)``: one choice per color, its count given the colors before
+  (weighted by the card sets each count stands for);
 * ``random()``: only as the engines use it, ``random() * n`` with a whole ``n``: a choice among ``n`` equal
   cells, returning the cell's middle ``k + 0.5``, which floors and compares with whole numbers exactly as
   any ``u * n`` of that cell would. Any other use raises ``TypeError``.
@@ -25,6 +27,7 @@ permutation becomes one chance node over the distinct deals.
 from __future__ import annotations
 
 import json
+from math import comb
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -128,6 +131,19 @@ class ScriptedDraws:
                 picked.append(self._weighted([0.0 if i in picked else w for i, w in enumerate(weights)]))
         return items[picked[0]] if size is None else items[picked]
 
+    def multivariate_hypergeometric(self, colors: Any, nsample: int, size: Any = None,
+                                    method: str = "marginals") -> np.ndarray:
+        if size is not None:
+            raise ChanceError("rng.multivariate_hypergeometric(size=...) is not supported by the bridge")
+        colors, left, drawn = [int(c) for c in colors], int(nsample), []
+        for d, count in enumerate(colors):  # each color's count given the ones before: hypergeometric
+            rest = sum(colors[d + 1:])
+            counts = range(max(0, left - rest), min(count, left) + 1)
+            take = counts[self._weighted([comb(count, k) * comb(rest, left - k) for k in counts])]
+            drawn.append(take)
+            left -= take
+        return np.array(drawn, np.int64)
+
     def random(self, size: Any = None) -> _ScaledUniform:
         if size is not None:
             raise ChanceError("rng.random(size=...) is not supported by the bridge")
@@ -135,7 +151,8 @@ class ScriptedDraws:
 
     def __getattr__(self, name: str) -> Any:
         raise ChanceError(f"the engine called rng.{name}, which the OpenSpiel bridge cannot turn into chance "
-                          f"outcomes (supported: integers, permutation, shuffle, choice, random() * n)")
+                          f"outcomes (supported: integers, permutation, shuffle, choice, multivariate_hypergeometric, "
+                          f"random() * n)")
 
 
 class _ScaledUniform:

@@ -190,7 +190,8 @@ def continuations(law: dict[tuple[int, ...], float], chosen: list[int], legal: l
         if list(offer) == list(chosen):
             step = V.DONE
         else:
-            step = V.CARD + (top if offer[top] > chosen[top] else next(d for d in range(top + 1, NUM_DENOMS) if offer[d]))
+            more = top if offer[top] > chosen[top] else next(d for d in range(top + 1, NUM_DENOMS) if offer[d])
+            step = V.CARD + more
         steps[step] = steps.get(step, 0.0) + p / total
     return steps
 

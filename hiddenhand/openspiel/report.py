@@ -54,8 +54,8 @@ def agent_rows(name: str, game: Any) -> list[dict[str, Any]]:
         rows.append(measure(label, lambda agent=agent: agents_policy(game, lambda e: load(agent, e, seed=0)), game))
     if name == "cow_trade":
         for agent, players in KOEHANDEL_AGENTS:
-            rows.append(measure(f"{agent} (Koehandel, {players}p)", lambda a=agent, p=players: koehandel_policy(game, a, p),
-                                game))
+            rows.append(measure(f"{agent} (Koehandel, {players}p)",
+                                lambda a=agent, p=players: koehandel_policy(game, a, p), game))
     return rows
 
 
@@ -64,9 +64,11 @@ def table(rows: Sequence[dict[str, Any]], runs: Sequence[Convergence], players: 
     lines = ["| policy | iterations | NashConv | exploitability | CPU s |", "|---|---:|---:|---:|---:|"]
     for run in runs:
         for iterations, cpu, value in run.points:
-            lines.append(f"| {run.algorithm.upper()} | {iterations:,} | {value:.4g} | {value / players:.4g} | {cpu:.1f} |")
+            lines.append(f"| {run.algorithm.upper()} | {iterations:,} | {value:.4g} | {value / players:.4g} "
+                         f"| {cpu:.1f} |")
     for row in rows:
-        lines.append(f"| {row['policy']} | | {row['nash_conv']:.4g} | {row['nash_conv'] / players:.4g} | {row['cpu']:.1f} |")
+        value = row["nash_conv"]
+        lines.append(f"| {row['policy']} | | {value:.4g} | {value / players:.4g} | {row['cpu']:.1f} |")
     return "\n".join(lines)
 
 

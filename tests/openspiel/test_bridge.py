@@ -119,7 +119,8 @@ def test_views_are_the_game_observers_and_its_named_blocks():
     views = make_observation(game)  # OpenSpiel's observation with named views
     views.set_from(state, 1)
     assert list(views.dict) == list(observer.layout.shapes)
-    assert views.dict["hand"].tolist() == observer.layout.view(observer.encode(state.engine_state(), 1), "hand").tolist()
+    hand = observer.layout.view(observer.encode(state.engine_state(), 1), "hand")
+    assert views.dict["hand"].tolist() == hand.tolist()
 
 
 def test_game_types_are_honest():
