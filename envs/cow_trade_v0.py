@@ -31,7 +31,7 @@ max_cycles=None, illegal_action="raise", reward_mode="win_loss")``
 * `money`: the pool both hands are dealt from, as counts of the money cards 0, 10, 20, 50, 100, 200, 500
   (at most Koehandel's 12, 18, 6, 12, 6, 6, 6); the default is one Koehandel starting hand.
 * `hand_sizes`: cards dealt to C and to D (together at most the pool).
-* `stake`: animal cards at stake, 1 or 2 (Koehandel §7.2); `card_value`: the worth of one of them to
+* `stake`: animal cards at stake, 1 or 2 (§1); `card_value`: the worth of one of them to
   either trader, in money (a quarter of a species' quartet value is a natural choice: 40 for the dog).
 * `max_cycles`, `illegal_action`, `reward_mode`: as for every game. A bad or unknown option raises
   `ConfigError` naming the option, the value and what is allowed.

@@ -3,7 +3,7 @@
 Seat 0 is the challenger C, seat 1 the challenged player D. Both are dealt money hands from a pool of
 Koehandel's money cards (CT-1); C lays an offer face down, D accepts it unseen or counters, the offers
 are swapped and the higher total wins the stake; a tie repeats the trade once, a second tie goes to C
-(Koehandel §7.4, K-A21..K-A23). Offers are built card by card in ascending denomination (CT-2). Scores
+(§4; Koehandel's K-A21, K-A22, K-A23). Offers are built card by card in ascending denomination (CT-2). Scores
 are the change in each trader's value: the stake's worth to its winner plus the money each received
 minus the money each gave (CT-3); they sum to the stake's worth, so the game is constant-sum.
 
@@ -34,7 +34,7 @@ OPTIONS = Options("cow_trade", [
     Option("money", (2, 3, 1, 1, 0, 0, 0), IntList(NUM_DENOMS, 0, max(KOEHANDEL_MONEY)),
            "the money cards both hands are dealt from, per denomination 0..500 (CT-1)"),
     Option("hand_sizes", (3, 3), IntList(2, 1, sum(KOEHANDEL_MONEY)), "cards dealt to C and to D (CT-1)"),
-    Option("stake", 1, Int(1, 2), "animal cards at stake (Koehandel §7.2)"),
+    Option("stake", 1, Int(1, 2), "animal cards at stake (§1)"),
     Option("card_value", 40, Int(0, 10_000),
            "the worth of one stake card to either trader, in money; 40: a dog (CT-3)"),
 ])
@@ -104,7 +104,7 @@ class CowTradeState(State):
             self._exchange(chosen)
 
     def _accept(self) -> None:
-        """D takes the offer unseen and hands over the stake: C wins (§7.4)."""
+        """D takes the offer unseen and hands over the stake: C wins (§4)."""
         row = self.record[-1]
         row[1], row[3] = ACCEPTED, C_WINS
         row[ROW_OFFER:ROW_COUNTER] = self.offer
@@ -114,7 +114,7 @@ class CowTradeState(State):
 
     def _exchange(self, counter: list[int]) -> None:
         """The offers are swapped; the higher total wins; a first tie repeats the trade, a second goes to C
-        (§7.4, K-A23)."""
+        (§4, K-A23)."""
         offer, self.offer = self.offer, [0] * NUM_DENOMS
         self.hands[CHALLENGER] = [h + c for h, c in zip(self.hands[CHALLENGER], counter)]
         self.hands[CHALLENGED] = [h + c for h, c in zip(self.hands[CHALLENGED], offer)]

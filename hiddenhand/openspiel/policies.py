@@ -30,6 +30,9 @@ def env_at(state: BridgeState, seed: int = 0) -> Any:
     snapshot = env.unwrapped.snapshot()
     snapshot["state"] = state.engine_state().to_json()
     snapshot["aec"]["agent_selection"] = env.possible_agents[state.current_player()]
+    if "origin" in snapshot:  # a snapshot format with an origin replays from it: the position is the origin
+        snapshot["origin"] = {"state": snapshot["state"], "rng": snapshot["rng"], "aec": snapshot["aec"]}
+        snapshot["history"] = []
     env.unwrapped.restore(snapshot)
     return env
 
