@@ -119,13 +119,17 @@ def measure_search_costs(game: str, options: dict, positions: int = 12, seed: in
         env = make_env(game, **options)
         env.reset(seed=seed + k)
         raw = env.unwrapped
+        moves = []
         for _ in range(int(rng.integers(0, 40 * entry(game).default_players))):
             legal = raw.legal_actions()
             if not legal:
                 break
-            env.step(int(rng.choice(legal)))
-        if not raw.legal_actions():
-            continue
+            moves.append(int(rng.choice(legal)))
+            env.step(moves[-1])
+        if not raw.legal_actions():  # the game ended first (a short game): the position before its last move
+            env.reset(seed=seed + k)
+            for move in moves[:-1]:
+                env.step(move)
         begin = clock()
         snapshot = raw.snapshot()
         timings["snapshot_ms"].append(clock() - begin)

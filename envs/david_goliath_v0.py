@@ -30,8 +30,9 @@ card) and is kept for tests.
 
 ### Arguments
 
-``env(num_players=4, rounds=None, card_features=False, two_player_variant=None, render_mode=None,
-max_cycles=None, illegal_action="raise", reward_mode="win_loss", observer="fast")``
+``env(num_players=4, rounds=None, card_features=False, two_player_variant=None, colours=5, max_value=None,
+hand_size=15, render_mode=None, max_cycles=None, illegal_action="raise", reward_mode="win_loss",
+observer="fast")``
 
 * `num_players`: 2..6.
 * `two_player_variant`: two players only: `"dummy"` (the default for two) or `"literal"` (DG-5); `None`
@@ -39,6 +40,10 @@ max_cycles=None, illegal_action="raise", reward_mode="win_loss", observer="fast"
 * `rounds`: rounds in a game, an int 1..100; `None` (default) means `num_players` (DG-4).
 * `card_features`: `True` adds the `card_features` block (below), per-card channels that spell out what
   the rest of the observation implies; it helps learning and costs some env speed.
+* `colours`, `max_value`, `hand_size`: a smaller deck, for exact analysis (`hiddenhand.openspiel`'s tiny
+  configuration, docs/openspiel.md): the first `colours` colours × values 1..`max_value` (None: 3 per
+  table seat), every card dealt, `hand_size` to each table seat (so as many tricks a round); their
+  product must match. The observation keeps its shape.
 
 A bad or unknown option raises `ConfigError` (a `ValueError`) naming the option, the value and what is
 allowed.

@@ -18,7 +18,7 @@ import numpy as np
 from ..core.game import SnapshotError
 from ..core.options import is_int
 from .cards import (
-    CARD_COLOUR, COLOUR_LETTERS, COLOURS, HAND_SIZE, MAX_VALUE, NUM_CARDS, NUM_COLOURS, card_name, colour_scores,
+    CARD_COLOUR, COLOUR_LETTERS, COLOURS, MAX_VALUE, NUM_CARDS, NUM_COLOURS, card_name, colour_scores,
     parse_card,
 )
 
@@ -58,7 +58,7 @@ def parse_state(game: Any, data: Any) -> dict[str, Any]:
                                       max_colour_score)
                                 for r, scores in enumerate(rounds)],
         "round": _int(where, "round", data["round"], 0, game.rounds),
-        "tricks_played": _int(where, "tricks_played", data["tricks_played"], 0, HAND_SIZE),
+        "tricks_played": _int(where, "tricks_played", data["tricks_played"], 0, game.hand_size),
         "dealer": _int(where, "dealer", data["dealer"], 0, players - 1),  # DG-5: never the dummy
         "leader": _int(where, "leader", data["leader"], 0, n - 1),
         "current_player": _int(where, "current_player", data["current_player"], -1, players - 1),
@@ -140,14 +140,14 @@ def invariants(game: Any, state: Any) -> list[str]:
             add(f"the game is over but round={state.round}, not {game.rounds} (§5)")
         if state.current_player != -1:
             add(f"the game is over but current_player={state.current_player}, not -1")
-        if state.tricks_played != HAND_SIZE or trick:
+        if state.tricks_played != game.hand_size or trick:
             add(f"the game is over but its last round is not ({state.tricks_played} tricks played, "
                 f"{len(trick)} card(s) on the table)")
     else:
         if not 0 <= state.round < game.rounds:
             add(f"round={state.round} is not a round in progress 0..{game.rounds - 1}")
-        if not 0 <= state.tricks_played < HAND_SIZE:
-            add(f"tricks_played={state.tricks_played} is not 0..{HAND_SIZE - 1} in a round in progress (§1)")
+        if not 0 <= state.tricks_played < game.hand_size:
+            add(f"tricks_played={state.tricks_played} is not 0..{game.hand_size - 1} in a round in progress (§1)")
         if len(trick) >= n:
             add(f"the trick holds {len(trick)} cards; with {n} seats it is complete at {n} and resolved (§3.3)")
         expected = (leader + len(trick)) % n
@@ -182,7 +182,7 @@ def invariants(game: Any, state: Any) -> list[str]:
     played_now = {(leader + k) % n for k in range(len(trick))}
     sizes = hands.sum(axis=1)
     for seat in range(n):
-        expected = HAND_SIZE - state.tricks_played - (seat in played_now)
+        expected = game.hand_size - state.tricks_played - (seat in played_now)
         if sizes[seat] != expected:
             add(f"hands[{seat}] holds {_cards_count(sizes[seat])}, not {expected} ({state.tricks_played} tricks played"
                 + (", and it played to the current trick)" if seat in played_now else ")"))
@@ -249,11 +249,11 @@ def position(game: Any, base: dict[str, Any], spec: dict[str, Any]) -> dict[str,
     if "trick" in spec:
         data["trick"] = _spec_cards(where, "trick", spec["trick"])
     longest = max(len(cards) for cards in data["hands"])
-    if longest > HAND_SIZE:
-        raise SnapshotError(f"{where}: a hand holds {longest} cards; a hand holds at most {HAND_SIZE}")
+    if longest > game.hand_size:
+        raise SnapshotError(f"{where}: a hand holds {longest} cards; a hand holds at most {game.hand_size}")
     if longest == 0:
         raise SnapshotError(f"{where}: every hand is empty; a round in progress has cards to play")
-    data["tricks_played"] = HAND_SIZE - longest  # someone has not played to the trick yet
+    data["tricks_played"] = game.hand_size - longest  # someone has not played to the trick yet
     for key in ("leader", "dealer", "round"):
         if key in spec:
             data[key] = _int(where, key, spec[key], None, None)

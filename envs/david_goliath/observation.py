@@ -81,7 +81,7 @@ class DavidGoliathObserver(Observer):
             out[self._led + state.trick[0] // MAX_VALUE] = 1.0
         out[self._leader + (state.leader - player) % n] = 1.0
         out[self._dealer + (state.dealer - player) % n] = 1.0
-        if state.tricks_played < HAND_SIZE:
+        if state.tricks_played < state.game.hand_size:
             out[self._trick_number + state.tricks_played] = 1.0
         out[self._round] = state.round * self._per_round
         out[self._seats] = self._seat_block(state)[player:player + n].ravel()

@@ -46,6 +46,12 @@ def game_length(game: str, options: dict, seed: int = 0) -> int:
     return play_random(env, seed)
 
 
+def steps_before_end(game: str, options: dict, seed: int, wanted: int) -> int:
+    """``wanted`` random actions, or fewer in a game that seeded random play ends sooner (the cow trade
+    often ends after three actions): a position where the game still runs."""
+    return min(wanted, game_length(game, options, seed) - 1)
+
+
 #: Positions for the information tests lie within the first this many actions: a re-deal's cost grows
 #: with the hidden history (Koehandel's search over long histories can take seconds; see the README).
 POSITION_HORIZON = 120
