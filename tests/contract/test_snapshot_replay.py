@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from contract_cases import CASES, GAME_CASES, play_random, played, trace
+from contract_cases import CASES, GAME_CASES, play_random, played, steps_before_end, trace
 from playing import advance
 from hiddenhand.envs import make
 from hiddenhand.envs.core.game import SnapshotError
@@ -183,13 +183,15 @@ def test_ended_games_restore_exactly(game, options):
     recorded as text); a re-dealt copy of a finished game too. A legal action recorded as the one that
     ended the game is refused."""
     restores_exactly(game, options, finished(game, options).unwrapped.snapshot())
-    truncated = make(game, **options, max_cycles=3)
+    truncated = make(game, **options)
+    cycles = max(1, min(3, steps_before_end(game, options, 2, 100) // len(truncated.possible_agents)))  # before the end
+    truncated = make(game, **options, max_cycles=cycles)
     truncated.reset(seed=2)
     advance(truncated, 100, 2)
     assert all(truncated.truncations.values())
-    restores_exactly(game, options, truncated.unwrapped.snapshot(), max_cycles=3)
+    restores_exactly(game, options, truncated.unwrapped.snapshot(), max_cycles=cycles)
     refused(game, options, copied(truncated.unwrapped.snapshot()))  # another max_cycles: another replay
-    ended = played(game, options, 5, steps=7, illegal_action="terminate")
+    ended = played(game, options, 5, steps=steps_before_end(game, options, 5, 7), illegal_action="terminate")
     legal = ended.unwrapped.legal_actions()
     ended.step(math.nan)
     snapshot = copied(ended.unwrapped.snapshot())
@@ -240,7 +242,7 @@ def format_1(snapshot):
 def test_format_1_snapshots_still_load(game, options):
     """A format-1 snapshot loads as a position (its state the origin, checked by the game's state checks);
     its history is kept as the origin's ``played_before``, and the env plays on as the snapshot's did."""
-    env = played(game, options, 5, steps=30)
+    env = played(game, options, 5, steps=steps_before_end(game, options, 5, 30))
     old = format_1(env.unwrapped.snapshot())
     target = make(game, **options)
     target.unwrapped.restore(copied(old))
