@@ -183,8 +183,8 @@ def test_ended_games_restore_exactly(game, options):
     recorded as text); a re-dealt copy of a finished game too. A legal action recorded as the one that
     ended the game is refused."""
     restores_exactly(game, options, finished(game, options).unwrapped.snapshot())
-    truncated = make(game, **options)
-    cycles = max(1, min(3, steps_before_end(game, options, 2, 100) // len(truncated.possible_agents)))  # before the end
+    players = len(make(game, **options).possible_agents)
+    cycles = max(1, min(3, steps_before_end(game, options, 2, 100) // players))  # truncated before the end
     truncated = make(game, **options, max_cycles=cycles)
     truncated.reset(seed=2)
     advance(truncated, 100, 2)
