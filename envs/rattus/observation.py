@@ -23,15 +23,29 @@ import numpy as np
 
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
-from .config import NUM_REGIONS, NUM_TOKENS, SLOTS
+from .config import CARDS, NUM_REGIONS, NUM_TOKENS, SLOTS
 from .decisions import (
     CUBES, FINAL_ROUND, KNIGHT_STEP, KNOWLEDGE, OVER, PHASE_NAMES, TOKENS, WITCH_DECIDE, WITCH_SECOND,
 )
 
 P = 4  # seat columns
-FACE_SIZE = 9  # limit, #M, #A, class counts (6)
-SLOT_SIZE = 2 + 2 * P + FACE_SIZE  # present, mark, known by (4), swapped by (4), face
-REGION_SIZE = 3 + P + SLOTS * SLOT_SIZE  # in play, plague, tokens, cubes (4), slots
+#: A token's face as shown to a seat that knows it: limit, #M, #A, class symbol counts.
+FACE_FIELDS = ObservationLayout([("limit", (1,)), ("m", (1,)), ("a", (1,)), ("classes", (6,))])
+#: One slot of a region's row (seats relative): a token present, its starting mark, which seats know its
+#: face, which seat's Witch swap brought it there (AM-2), and its face if the observer knows it.
+SLOT_FIELDS = ObservationLayout([("present", (1,)), ("mark", (1,)), ("known_by", (P,)), ("swapped_by", (P,)),
+                          ("face", (FACE_FIELDS.size,))])
+#: One row of the ``regions`` block: in play, the plague here, its token count, cubes per seat, its slots.
+REGION_FIELDS = ObservationLayout([("in_play", (1,)), ("plague", (1,)), ("tokens", (1,)), ("cubes", (P,)),
+                            ("slots", (SLOTS, SLOT_FIELDS.size))])
+FACE_SIZE, SLOT_SIZE, REGION_SIZE = FACE_FIELDS.size, SLOT_FIELDS.size, REGION_FIELDS.size
+#: The fields of the small blocks.
+CARD_FIELDS = ObservationLayout([("unheld", (1,)), ("holder", (P,))])  # a row of ``cards``, one per class card
+RATS_FIELDS = ObservationLayout([("supply", (1,)), ("removed", (1,)), ("supply_marks", (1,)), ("removed_marks", (1,))])
+FLAGS_FIELDS = ObservationLayout([("card_taken", (1,)), ("placed", (1,)), ("used", (6,))])
+SPREAD_FIELDS = ObservationLayout([("due", (1,)), ("pending_mark", (1,))])
+FINAL_FIELDS = ObservationLayout([("final_round", (1,)), ("ender", (P,))])
+TURNS_FIELDS = ObservationLayout([("regular", (1,)), ("no_progress", (1,))])
 FINAL_PHASES = (FINAL_ROUND, WITCH_SECOND, WITCH_DECIDE, OVER)
 VOLATILE_CACHE_SIZE = 20_000
 
@@ -75,17 +89,17 @@ class RattusObserver(Observer):
             ("palace", (P,)),
             ("cube_supply", (P,)),
             ("seats", (P,)),
-            ("cards", (6, 1 + P)),
-            ("rats", (4,)),
+            ("cards", (len(CARDS), CARD_FIELDS.size)),
+            ("rats", (RATS_FIELDS.size,)),
             ("revealed", (len(game.types),)),
-            ("phase", (len(PHASE_NAMES) - 1,)),
-            ("flags", (8,)),
-            ("spread", (2,)),
+            ("phase", (len(PHASE_NAMES) - 1,)),  # (none when OVER)
+            ("flags", (FLAGS_FIELDS.size,)),
+            ("spread", (SPREAD_FIELDS.size,)),
             ("witch", (2, NUM_REGIONS * SLOTS)),
             ("origin", (NUM_REGIONS,)),
-            ("final", (1 + P,)),
+            ("final", (FINAL_FIELDS.size,)),
             ("start_seat", (P,)),
-            ("turns", (2,)),
+            ("turns", (TURNS_FIELDS.size,)),
             ("actor", (P,)),
         ])
 

@@ -6,7 +6,7 @@ hands, other players' committed cards before their building is revealed, nun-row
 at, other players' point-token values when they differ (R-A2), others' rats with ``rats_public=False``
 (R-A30), and anything derived from a hidden building set (R-A32).
 
-Speed: :func:`reference_encode` writes every value from scratch (the definition). The observer gives the
+Speed: :func:`.reference.observation` writes every value from scratch (the definition). The observer gives the
 same vectors from one table of every value some seat may see, by absolute seat, gathered through a
 per-seat index array (rotation, own private blocks, hidden values pointing at cells that stay 0) whose
 runs of consecutive cells are joined as bytes. When the state is one ``apply`` ahead of the table, the
@@ -32,15 +32,49 @@ from .changes import (
     ANNOUNCE, COMMIT, DECK, ENTER, GAME, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING, RATS, REVEAL,
     SHOWN, SUPPLY_SLOT, TAKEN, TOKENS, TURN,
 )
-from .cards import NUM_BUILDING_CARDS, NUM_BUILDINGS, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUN_ROW_SIZE, TREASURY
+from .cards import (
+    NUM_BUILDING_CARDS, NUM_BUILDINGS, NUM_CLASSES, NUM_ITEMS, NUM_KINDS, NUM_TYPES, NUN_ROW_SIZE, TREASURY,
+)
 
 if TYPE_CHECKING:
     from .rules import RattusCartusGame, RattusCartusState
 
-SEAT_FEATURES = 49
-CONTEXT_FEATURES = 11
-GAME_FEATURES = 16
-ROW_FEATURES = NUM_BUILDINGS + 5 + 3 + 1
+#: One row of ``seats`` (per relative seat, public): rats, hand size, pending cards (phase D), committed
+#: cards (the running count, once entered), announced, point tokens; this round's supply slot, entered
+#: slot, entry position + 1, entry order + 1, Pass cards played; specials taken (5) and cards shown by
+#: type (11); hidden cards received, given; committed cards not yet revealed, revealed; influence levels
+#: and ranks (1 = first, 0 = not on the track); start player; the 2-player round's special-action player.
+SEAT_FIELDS = ObservationLayout([
+    ("rats", (1,)), ("hand_size", (1,)), ("pending", (1,)), ("committed", (1,)), ("announced", (1,)),
+    ("tokens", (1,)), ("supply_slot", (3,)), ("entered", (3,)), ("entry_pos", (1,)), ("entry_order", (1,)),
+    ("passes", (1,)), ("taken", (5,)), ("shown", (NUM_TYPES,)), ("hidden_in", (1,)), ("hidden_out", (1,)),
+    ("unrevealed", (1,)), ("revealed", (1,)), ("level", (NUM_CLASSES,)), ("rank", (NUM_CLASSES,)),
+    ("start", (1,)), ("special_player", (1,)),
+])
+#: ``context``: the slot resolving, looks / cards / discards still due, the D8 first look, whether the
+#: action is the special one, the Watchtower owner's hand size + 1.
+CONTEXT_FIELDS = ObservationLayout([("slot", (3,)), ("due", (1,)), ("first_look", (NUN_ROW_SIZE,)), ("special", (1,)),
+                             ("watchtower", (1,))])
+#: The rows of ``context_seats``, each by relative seat.
+CANDIDATE, SWORD_WINNER, SWORD_LOSER, FLUTE_WINNER, WATCHTOWER_VICTIM = range(5)
+#: ``game``: round (1-based), rounds, last round, phase one-hot, k, building deck, replacement pile,
+#: population deck, discard pile, clock, reshuffles, Gold scoring public, players entered.
+GAME_FIELDS = ObservationLayout([
+    ("round", (1,)), ("rounds", (1,)), ("last_round", (1,)), ("phase", (4,)), ("k", (1,)),
+    ("building_deck", (1,)), ("replacement", (1,)), ("deck", (1,)), ("discard", (1,)), ("clock", (1,)),
+    ("reshuffles", (1,)), ("gold", (1,)), ("entered", (1,)),
+])
+#: One slot of ``row``: its building one-hot, copy one-hot, supply action (draw, discard rats, peek), present.
+ROW_SLOT_FIELDS = ObservationLayout([("building", (NUM_BUILDINGS,)), ("copy", (5,)), ("supply_action", (3,)),
+                              ("present", (1,))])
+#: ``supply``: jokers, Swords, Flutes, Pass, Gold and point tokens left; unlimited supplies.
+SUPPLY_FIELDS = ObservationLayout([("specials", (5,)), ("point_tokens", (1,)), ("unlimited", (1,))])
+#: ``own_tokens``: the observer's point tokens, number and total value.
+OWN_TOKENS_FIELDS = ObservationLayout([("number", (1,)), ("value", (1,))])
+#: The rows of ``buildings``: in the game, not yet revealed (both with a public set only), used,
+#: replacement-pile bottom (position + 1).
+IN_GAME, UNREVEALED, USED, REPLACEMENT_BOTTOM = range(4)
+SEAT_FEATURES, CONTEXT_FEATURES, GAME_FEATURES, ROW_FEATURES = SEAT_FIELDS.size, CONTEXT_FIELDS.size, GAME_FIELDS.size, ROW_SLOT_FIELDS.size
 
 
 class RattusCartusObserver(Observer):
@@ -662,44 +696,6 @@ _ITEM_RANGE = range(NUM_ITEMS)
 _KINDS, _ITEMS, _GIFT, _SUPPLY = (Struct(f"{size}f") for size in (NUM_KINDS, NUM_ITEMS, NUM_ITEMS + 1, 7))
 _ITEM_BYTES = 4 * NUM_ITEMS
 _ZERO_ITEM_BYTES = bytes(_ITEM_BYTES)  # a row of 35 items at 0 (an int-to-float pack costs far more)
-_ONE_HOT3 = {-1: [0.0, 0.0, 0.0], 0: [1.0, 0.0, 0.0], 1: [0.0, 1.0, 0.0], 2: [0.0, 0.0, 1.0]}
-_ONE_HOT4 = [[1.0 if i == j else 0.0 for i in range(4)] for j in range(4)]
-
-
-def _seat_row(state: RattusCartusState, p: int, ranks: list[int]) -> list[float]:
-    """Seat ``p``'s public row: rats, hand size, pending cards, committed cards (the running count),
-    announced flag, point tokens; this round's supply slot (3), entered slot (3), entry position + 1,
-    entry order + 1, Pass cards played this round; specials taken (5); cards shown by type (11); hidden
-    cards received, given; committed not yet revealed, revealed flag; influence levels (6), ranks (6; 1 =
-    first, 0 = not on the track); start player; the 2-player round's special-action player."""
-    committed = sum(state.committed[p]) if state.entered[p] >= 0 else 0
-    revealed = state.revealed[p]
-    return ([state.rats[p], state.hand_size[p], sum(state.pending[p]) if state.phase == 2 else 0, committed,
-             float(state.announced[p] >= 0), len(state.tokens[p])]
-            + _ONE_HOT3[state.supply_slot[p]] + _ONE_HOT3[state.entered[p]]
-            + [state.entry_pos[p] + 1, state.entry_order[p] + 1, state.passes[p]]
-            + state.taken[p] + state.shown[p]
-            + [state.hidden_in[p], state.hidden_out[p], 0 if revealed else committed, float(revealed)]
-            + state.level[p] + ranks + [float(p == state.start), float(p == state.rsp)])
-
-
-def _ranks(state: RattusCartusState) -> list[list[int]]:
-    """Influence rank of every seat per class (1 = first; 0 = level 0), ties by arrival (§6.1)."""
-    n = state.n
-    level, stamp = state.level, state.stamp
-    out = [[0] * NUM_CLASSES for _ in range(n)]
-    for c in range(NUM_CLASSES):
-        ranked = sorted((-level[p][c], stamp[p][c], p) for p in range(n) if level[p][c])
-        for place, (_, _, p) in enumerate(ranked):
-            out[p][c] = place + 1
-    return out
-
-
-def _game_values(game: RattusCartusGame, state: RattusCartusState, gold: bool) -> list[float]:
-    last = state.round == game.rounds - 1 and state.phase != 3
-    return ([min(state.round + 1, game.rounds), game.rounds, float(last)] + _ONE_HOT4[state.phase]
-            + [game.k, len(state.bdeck), len(state.repl), len(state.deck), sum(state.discard), state.clock,
-               state.reshuffles, float(gold), state.num_entered])
 
 
 def _gold_public(game: RattusCartusGame, state: RattusCartusState) -> bool:
@@ -728,73 +724,6 @@ def _write_round_blocks(game: RattusCartusGame, state: RattusCartusState, out: n
         out[buildings + 2 * NUM_BUILDING_CARDS + card] = 1.0
     for position in range(state.repl_known):
         out[buildings + 3 * NUM_BUILDING_CARDS + state.repl[position]] = position + 1
-
-
-def _write_small(observer, state: RattusCartusState, player: int, out: np.ndarray) -> None:
-    """decision, actor, start_player, context, context_seats (``out`` zeroed there)."""
-    game, off, n = observer.game, observer._off, observer._n
-    out[off["decision"] + state.decision] = 1.0
-    if state.current_player >= 0:
-        out[off["actor"] + (state.current_player - player) % n] = 1.0
-    out[off["start_player"] + (state.start - player) % n] = 1.0
-    c = off["context"]
-    out[c + 3] = state.left
-    if state.first_pos >= 0:
-        out[c + 4 + state.first_pos] = 1.0
-    if state.phase == 2:
-        if state.slot < game.k:
-            out[c + state.slot] = 1.0
-        if state.qi < len(state.queue):
-            out[c + 9] = state.queue[state.qi][1]
-        if state.wt_t >= 0:
-            out[c + 10] = state.wt_t + 1
-        cs = off["context_seats"]
-        for q in state.cands:
-            out[cs + (q - player) % n] = 1.0
-        if state.sword[0] >= 0:
-            out[cs + n + (state.sword[0] - player) % n] = 1.0
-        if state.sword[1] >= 0:
-            out[cs + 2 * n + (state.sword[1] - player) % n] = 1.0
-        if state.flute >= 0:
-            out[cs + 3 * n + (state.flute - player) % n] = 1.0
-        for q in state.wt_victims:
-            out[cs + 4 * n + (q - player) % n] = 1.0
-
-
-def reference_encode(observer: RattusCartusObserver, state: RattusCartusState, player: int) -> np.ndarray:
-    """The observation written from scratch, block by block (the definition the observer must match)."""
-    game, layout, n = observer.game, observer.layout, observer._n
-    out = np.zeros(layout.size, np.float32)
-    view = layout.views(out)
-    off = observer._off
-    _write_small(observer, state, player, out)
-    view["own_hand"][:] = state.hands[player]
-    view["own_pending"][:] = state.pending[player]
-    view["own_committed"][:] = state.committed[player]
-    view["own_tokens"][:] = [len(state.tokens[player]), sum(state.tokens[player])]
-    for q in range(NUN_ROW_SIZE):
-        if state.peeked[player][q]:
-            view["nun_row"][q, state.nun_row[q]] = 1.0
-            view["nun_row"][q, NUM_KINDS] = 1.0
-    view["seen_outside"][:] = state.seen_now(player)
-    ranks = _ranks(state)
-    for r in range(n):
-        q = (player + r) % n
-        if r:
-            view["gifts"][r, :NUM_ITEMS] = state.gifts[player][q]
-            view["gifts"][r, NUM_ITEMS] = float(state.gift_flag[player][q])
-        view["seats"][r] = _seat_row(state, q, ranks[q])
-        if r and not game.rats_public:
-            view["seats"][r, 0] = 0.0
-        view["looks"][r] = state.peek_count[q]
-        if state.revealed[q]:
-            view["reveals"][r] = state.last_reveal[q]
-    view["game"][:] = _game_values(game, state, _gold_public(game, state))
-    _write_round_blocks(game, state, out, off["row"], off["buildings"])
-    view["supply"][:] = state.supply + [len(state.token_supply), 0.0] if game.finite else [0.0] * 6 + [1.0]
-    view["discard"][:] = state.discard
-    view["reshuffled_deck"][:] = state.reshuffle_comp
-    return out
 
 
 def _item_bytes(cell: int) -> slice:
