@@ -21,7 +21,7 @@ import struct
 
 import numpy as np
 
-from ..core.game import Observer
+from ..core.incremental import IncrementalObserver
 from ..core.layout import ObservationLayout
 from .config import CARDS, NUM_REGIONS, NUM_TOKENS, SLOTS
 from .decisions import (
@@ -60,7 +60,7 @@ EMPTY_ROWS = [bytes(4 * SLOT_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
 EMPTY_FACES = [bytes(4 * FACE_SIZE * (SLOTS - k)) for k in range(SLOTS + 1)]
 #: the actor block by seat; -1: nobody (game over)
 ACTOR = [_packed([1.0 if j == q else 0.0 for j in range(P)]) for q in range(P)] + [bytes(4 * P)]
-#: packed per-step blocks by the span they fill and their key (see ``RattusObserver._update``)
+#: packed per-step blocks by the span they fill and their key (see ``RattusObserver.replay``)
 _BLOCKS: dict[tuple[int, int], dict[tuple, bytes]] = {}
 
 
@@ -78,7 +78,7 @@ CARD_ROWS = [_packed([0.0] + [1.0 if j == q else 0.0 for j in range(P)]) for q i
 CARD_ROWS.append(_packed([1.0] + [0.0] * P))
 
 
-class RattusObserver(Observer):
+class RattusObserver(IncrementalObserver):
     high = 1000.0
     policy_input = "signed_log"
 
@@ -164,22 +164,11 @@ class RattusObserver(Observer):
         index.flags.writeable = False
         return index
 
-    def invalidate(self) -> None:
-        self._state = None  # the state M was last brought up to date with
-        self._tick = -1  # and its tick then
-
-    def encode(self, state, player: int) -> np.ndarray:
-        tick = state.tick
-        if tick != self._tick or state is not self._state:
-            if tick == self._tick + 1 and state is self._state:
-                self._update(state, state.changes)
-            else:
-                self._rebuild(state)
-            self._state, self._tick = state, tick
-        return self.M[self.gather[player]]
+    def view(self, seat: int) -> np.ndarray:
+        return self.M[self.gather[seat]]
 
     # ------------------------------------------------------------------ table upkeep
-    def _rebuild(self, state) -> None:
+    def rebuild(self, state) -> None:
         """``M`` from zeros: every region in play and every compared value as changed."""
         self.M.fill(0.0)
         W = self.W
@@ -208,10 +197,10 @@ class RattusObserver(Observer):
         self._write_holdings(state)
         self._write_revealed(state)  # also where no region holds tokens
         # on zeros, only regions with cubes or tokens need writing
-        self._update(state, [CUBES + r for r in self.game.in_play if any(state.cubes[r])]
+        self.replay(state, [CUBES + r for r in self.game.in_play if any(state.cubes[r])]
                      + [TOKENS + r for r in self.game.in_play if state.slots[r]])
 
-    def _update(self, state, changes) -> None:
+    def replay(self, state, changes) -> None:
         """Rewrite the regions ``changes`` lists (and the holdings with any region's cubes), then whatever
         else differs from what ``M`` shows (revealed tokens change only with some region's tokens); the
         per-step blocks
@@ -346,7 +335,7 @@ class RattusObserver(Observer):
         self._rats = size
 
     def _volatile_block(self, key: tuple) -> bytes:
-        """The packed span ``phase`` .. ``final`` for a key of :meth:`_update`."""
+        """The packed span ``phase`` .. ``final`` for a key of :meth:`replay`."""
         phase, card_taken, placed, used, spread_due, pending_mark, ender, origin = key
         start, end = self.volatile
         values = [0.0] * (end - start)

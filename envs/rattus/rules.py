@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.game import State
+from ..core.incremental import TrackedState
 from ..core.layout_game import LayoutGame
 from ..core.options import Options
 from . import actions as A
@@ -167,10 +167,13 @@ class RattusGame(LayoutGame):
         return super().string_to_action(text)
 
 
-class RattusState(State):
-    """A position; per-seat lists are indexed by absolute seat, regions by index 0..11."""
+class RattusState(TrackedState):
+    """A position; per-seat lists are indexed by absolute seat, regions by index 0..11. ``apply`` lists
+    in ``changes`` the regions whose cubes or tokens it changed and the tokens whose knowers changed
+    (codes of :mod:`.decisions`) for the observer (:mod:`..core.incremental`)."""
 
     def __init__(self, game: RattusGame):
+        super().__init__()
         n = game.num_players
         self.game = game
         self.n = n
@@ -213,10 +216,6 @@ class RattusState(State):
         self.end_reason = -1
         self.is_terminal = False
         self.is_truncated = False
-        # change tracking for the observer (not part of the position): ``apply`` adds 1 to ``tick`` and lists
-        # in ``changes`` what it changed (codes of :mod:`.decisions`); any other change in place adds 2.
-        self.tick = 0
-        self.changes: list[int] = []
 
     # ================================================================== setup (§3)
     def setup(self, rng: np.random.Generator) -> None:
@@ -382,9 +381,7 @@ class RattusState(State):
         return -1, -1
 
     # ================================================================== transitions
-    def apply(self, action: int, rng: np.random.Generator) -> None:
-        self.tick += 1
-        self.changes.clear()
+    def play(self, action: int, rng: np.random.Generator) -> None:
         self._rng = rng
         self._apply(action)
         if self.game.auto_resolve_forced:
@@ -642,9 +639,8 @@ class RattusState(State):
     def to_json(self) -> dict[str, Any]:
         return to_json(self)
 
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
+    def redeal(self, player: int, rng: np.random.Generator) -> None:
         resample_hidden(self, player, rng)
-        self.tick += 2
 
 
 RattusGame.state_class = RattusState  # defined after the game it refers to

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..core.game import Observer
+from ..core.incremental import IncrementalObserver
 from ..core.layout import ObservationLayout
 from .changes import (
     ANNOUNCE, COMMIT, DECK, ENTER, GAME, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING, RATS, REVEAL,
@@ -77,7 +77,7 @@ IN_GAME, UNREVEALED, USED, REPLACEMENT_BOTTOM = range(4)
 SEAT_FEATURES, CONTEXT_FEATURES, GAME_FEATURES, ROW_FEATURES = SEAT_FIELDS.size, CONTEXT_FIELDS.size, GAME_FIELDS.size, ROW_SLOT_FIELDS.size
 
 
-class RattusCartusObserver(Observer):
+class RattusCartusObserver(IncrementalObserver):
     low = 0.0
     high = 1.0e6
     dtype = np.float32
@@ -86,7 +86,7 @@ class RattusCartusObserver(Observer):
         "game", "layout", "_n", "_off", "_M_DEC", "_M_ACTOR", "_M_START", "_M_CTX", "_M_CSEATS", "_M_PRIV", "_PRIVATE",
         "_BLOCK", "_M_GIFTS", "_M_SEATS", "_M_LOOKS", "_M_REVEALS", "_M_ZERO", "_seat_cell", "_private_cell", "_SEEN",
         "_seen_cell", "_reveal_cell", "_reveal_bytes", "_holding_bytes", "_M", "_W", "_B", "_pieces",
-        "_shape", "_row_cells", "_counts", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due", "_state", "_tick",
+        "_shape", "_row_cells", "_counts", "_seen_cells", "_seen_kinds", "_kinds_due", "_ranks_due",
         "_supply_slot", "_entered", "_start", "_rsp", "_phase", "_context", "_seats", "_dec_at", "_dec_actor", "_game",
         "_supply", "_discard", "_gold", "_used", "_repl_known",
     )
@@ -213,33 +213,25 @@ class RattusCartusObserver(Observer):
         index.flags.writeable = False
         return index
 
-    def invalidate(self) -> None:
-        self._state: RattusCartusState | None = None  # the state M was last brought up to date with
-        self._tick = -1  # and its tick then
-
     # ------------------------------------------------------------------ encode
-    def encode(self, state: RattusCartusState, player: int) -> np.ndarray:
-        tick = state.tick
-        if tick != self._tick or state is not self._state:
-            if tick == self._tick + 1 and state is self._state:
-                if state.quiet:  # a lone D4 commit: one card of ``item`` from ``p``'s hand to its committed
-                    # cards (``p`` has entered and is not revealed; its cards seen outside the nun row stay)
-                    _, p, item = state.changes[0]
-                    W = self._W
-                    private, row = self._private_cell[p], self._seat_cell[p]
-                    W[private[item]] = state.hands[p][item]
-                    W[private[2 * NUM_ITEMS + item]] = state.committed[p][item]
-                    W[row[1]] = state.hand_size[p]
-                    W[row[3]] = W[row[33]] = W[row[3]] + 1.0  # the committed count, one more
-                else:
-                    self._update(state, state.changes)
-            else:
-                self._rebuild(state)
-                self._state = state
-            self._tick = tick
-        return _ndarray(self._shape, _FLOAT32, _join(self._pieces[player]))
+    def view(self, seat: int) -> np.ndarray:
+        return _ndarray(self._shape, _FLOAT32, _join(self._pieces[seat]))
 
-    def _rebuild(self, state: RattusCartusState) -> None:
+    def replay(self, state: RattusCartusState, changes: list[tuple[int, int, int]]) -> None:
+        if len(changes) == 1 and changes[0][0] == COMMIT:  # a lone D4 commit: one card of ``item`` from
+            # ``p``'s hand to its committed cards (``p`` has entered and is not revealed; its cards seen
+            # outside the nun row stay; the decision and its context too)
+            _, p, item = changes[0]
+            W = self._W
+            private, row = self._private_cell[p], self._seat_cell[p]
+            W[private[item]] = state.hands[p][item]
+            W[private[2 * NUM_ITEMS + item]] = state.committed[p][item]
+            W[row[1]] = state.hand_size[p]
+            W[row[3]] = W[row[33]] = W[row[3]] + 1.0  # the committed count, one more
+        else:
+            self._update(state, changes)
+
+    def rebuild(self, state: RattusCartusState) -> None:
         """M from zeros: the memos of a zero table, then every listed group of every seat as changed."""
         n = self._n
         self._M.fill(0.0)

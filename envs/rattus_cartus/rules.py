@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.game import State
+from ..core.incremental import TrackedState
 from ..core.layout_game import LayoutGame
 from ..core.options import Options
 from . import actions as A
@@ -182,8 +182,10 @@ class RattusCartusGame(LayoutGame):
         return self.action_to_string(action)
 
 
-class RattusCartusState(State):
-    """A position; per-seat lists are indexed by absolute seat."""
+class RattusCartusState(TrackedState):
+    """A position; per-seat lists are indexed by absolute seat. ``apply`` lists in ``changes`` the records
+    it changed that observations show, as ``(code, seat, index)`` entries (codes of :mod:`.changes`), for
+    the observer (:mod:`..core.incremental`)."""
 
     # slots: attribute and method lookups stay specialized from one state (game) to the next
     __slots__ = (
@@ -194,10 +196,11 @@ class RattusCartusState(State):
         "announced", "passes", "rsp", "slot", "stage", "revealed", "last_reveal", "sword", "flute", "queue", "qi",
         "wt_t", "wt_victims", "taken", "shown", "hidden_in", "hidden_out", "flow_count", "pend_taken", "pend_drawn",
         "pend_hidden", "peek_count", "reshuffles", "reshuffle_comp", "peeked", "seen", "gifts", "gift_flag", "flow",
-        "slot_gift", "result", "tick", "changes", "quiet", "_mask",
+        "slot_gift", "result", "version", "changes", "_mask",
     )
 
     def __init__(self, game: RattusCartusGame):
+        super().__init__()
         n = game.num_players
         self.game = game
         self.n = n
@@ -274,13 +277,6 @@ class RattusCartusState(State):
         self.flow = [[[0] * 5 for _ in range(n)] for _ in range(n)]  # [giver][receiver] specials, private to both
         self.slot_gift = [[_zeros() for _ in range(n)] for _ in range(n)]  # the same, this slot (in pending)
         self.result: dict[str, Any] | None = None
-        # --- change tracking for observers (not part of the position): ``apply`` adds 1 to ``tick`` and
-        # lists in ``changes`` the per-seat records it changed (codes of :mod:`.changes`); any other change
-        # in place (a re-deal) must add 2, so that an observer rebuilds. ``quiet``: the last apply was a
-        # lone D4 commit, which changes nothing but the committer's hand, hand size and committed cards.
-        self.tick = 0
-        self.changes: list[tuple[int, int, int]] = []
-        self.quiet = False
         self._mask: np.ndarray | None = None  # legal_mask() until the state changes
 
     # ================================================================== setup (§2.2)
@@ -369,20 +365,16 @@ class RattusCartusState(State):
         unknown = [q for q in allowed if not self.peeked[p][q]]
         return tuple(self.game.pos_start + q for q in unknown or allowed)
 
-    def apply(self, action: int, rng: np.random.Generator) -> None:
+    def play(self, action: int, rng: np.random.Generator) -> None:
         self._rng = rng
-        self.tick += 1
-        self.changes.clear()
         game = self.game
         if self.decision == D4 and action != game.stop_action:  # the most frequent action
-            self.quiet = True
             hand = self.hands[self.current_player]
             item = self._commit(self.current_player, action)
             if not hand[item] and (item >= NUM_KINDS or game.full_choice or
                                    not any(hand[item - item % 5:item - item % 5 + 5])):
                 self._mask = None  # the mask holds while the committed card's action is left
         else:
-            self.quiet = False
             self._mask = None
             self._apply(action)
         if game.auto_resolve_forced:
@@ -396,7 +388,6 @@ class RattusCartusState(State):
             legal = np.flatnonzero(self._legal_mask())
             if len(legal) != 1:
                 return
-            self.quiet = False
             self._apply(int(legal[0]))
 
     def _apply(self, action: int) -> None:
@@ -1038,9 +1029,8 @@ class RattusCartusState(State):
     def to_json(self) -> dict[str, Any]:
         return to_json(self)
 
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
+    def redeal(self, player: int, rng: np.random.Generator) -> None:
         resample_hidden(self, player, rng)
-        self.tick += 2  # a change outside apply: observers rebuild
         self._mask = None
 
 
