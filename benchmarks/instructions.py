@@ -5,7 +5,7 @@ Each revision plays the benchmark's loop (:class:`~.throughput.AECLoop`: random 
 ``env()``, an observation every step) in a child process under ``valgrind --tool=callgrind``, once with
 ``--games`` seeded games after ``--warmup`` games and once with the warm-up alone; the difference of
 the two instruction counts over the steps of the measured games is the figure (imports, start-up and
-the warm-up cancel out). Instruction counts and CPU time disagree where C loops and Python calls trade
+the warm-up cancel out; string hashes are fixed, so a revision counts the same every time). Instruction counts and CPU time disagree where C loops and Python calls trade
 places (a numpy gather is many cheap instructions), so confirm a change with :mod:`.ab`.
 
 Run ``python -m hiddenhand.benchmarks.instructions --base main --game rattus --players 4`` (needs
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import re
 import subprocess
 import sys
@@ -42,10 +43,11 @@ def count(revision: str, game: str, players: int, warmup: int, games: int) -> tu
     """(instructions, steps) of ``games`` games after the warm-up, in ``revision``."""
     totals, steps = [], 0
     for measured in (games, 0):
-        command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m",
+        command = ["setarch", "-R", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m",
                    __spec__.name, "--child", revision, "--game", game, "--players", str(players),
                    "--warmup", str(warmup), "--games", str(measured)]
-        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        done = subprocess.run(command, capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": "0"})  # the same hashes in every run
         totals.append(int(re.search(r"Collected : (\d+)", done.stderr).group(1)))
         steps = steps or int(done.stdout.split()[-1])
     return totals[0] - totals[1], steps
@@ -57,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--head", default=WORKTREE, help=f"revision counted (default {WORKTREE!r}: the files as they are)")
     parser.add_argument("--game", required=True)
     parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--warmup", type=int, default=10, help="games before measuring (caches fill)")
-    parser.add_argument("--games", type=int, default=10, help="games measured")
+    parser.add_argument("--warmup", type=int, default=5, help="games before measuring (caches fill)")
+    parser.add_argument("--games", type=int, default=30, help="games measured")
     parser.add_argument("--child", metavar="REVISION", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:

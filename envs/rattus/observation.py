@@ -144,7 +144,7 @@ class RattusObserver(IncrementalObserver):
 
     def _offsets(self, n: int) -> None:
         """Where things are in the table, kept per region and seat."""
-        cell, region, slot = self.table_layout.offset, REGION_FIELDS.offset, SLOT_FIELDS.offset
+        cell, region = self.table_layout.offset, REGION_FIELDS.offset
         region_cell = [cell("regions") + r * REGION_SIZE for r in range(NUM_REGIONS)]
         self.in_play_cell = [at + region("in_play") for at in region_cell]
         self.plague_cell = [at + region("plague") for at in region_cell]
