@@ -5,7 +5,8 @@ Each revision plays the benchmark's loop (:class:`~.throughput.AECLoop`: random 
 ``env()``, an observation every step) in a child process under ``valgrind --tool=callgrind``, once with
 ``--games`` seeded games after ``--warmup`` games and once with the warm-up alone; the difference of
 the two instruction counts over the steps of the measured games is the figure (imports, start-up and
-the warm-up cancel out; string hashes are fixed, so a revision counts the same every time). Instruction counts and CPU time disagree where C loops and Python calls trade
+the warm-up cancel out; the tree is compiled first, string hashes are fixed and addresses not
+randomized, so a revision counts nearly the same every time). Instruction counts and CPU time disagree where C loops and Python calls trade
 places (a numpy gather is many cheap instructions), so confirm a change with :mod:`.ab`.
 
 Run ``python -m hiddenhand.benchmarks.instructions --base main --game rattus --players 4`` (needs
@@ -21,7 +22,7 @@ import re
 import subprocess
 import sys
 
-from .revisions import WORKTREE, describe, load, source_tree
+from .revisions import WORKTREE, describe, load, package_folders, source_tree
 from .throughput import AECLoop
 
 
@@ -41,6 +42,9 @@ def play(revision: str, game: str, players: int, warmup: int, games: int) -> int
 
 def count(revision: str, game: str, players: int, warmup: int, games: int) -> tuple[int, int]:
     """(instructions, steps) of ``games`` games after the warm-up, in ``revision``."""
+    tree = source_tree(revision)  # compiled first: a module's first import would count its compile
+    folders = [str(tree / folder) for folder in package_folders(tree).values()]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", *folders], check=True, capture_output=True)
     totals, steps = [], 0
     for measured in (games, 0):
         command = ["setarch", "-R", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m",

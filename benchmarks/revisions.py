@@ -58,12 +58,12 @@ def load(tree: Path, alias: str) -> ModuleType:
     """The hiddenhand package of ``tree`` imported as ``alias`` (its subpackages as ``alias.envs`` ...)."""
     if alias in sys.modules:
         raise ValueError(f"a package named {alias!r} is already imported")
-    roots = {alias + package.removeprefix("hiddenhand"): tree / folder for package, folder in _roots(tree).items()}
+    roots = {alias + package.removeprefix("hiddenhand"): tree / folder for package, folder in package_folders(tree).items()}
     sys.meta_path.insert(0, _TreeFinder(roots))
     return importlib.import_module(alias)
 
 
-def _roots(tree: Path) -> dict[str, str]:
+def package_folders(tree: Path) -> dict[str, str]:
     """The ``ROOTS`` literal of the tree's setup.py: subpackage name -> folder."""
     module = ast.parse((tree / "setup.py").read_text())
     for node in module.body:
