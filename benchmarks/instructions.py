@@ -6,8 +6,10 @@ Each revision plays the benchmark's loop (:class:`~.throughput.AECLoop`: random 
 ``--games`` seeded games after ``--warmup`` games and once with the warm-up alone; the difference of
 the two instruction counts over the steps of the measured games is the figure (imports, start-up and
 the warm-up cancel out; the tree is compiled first, string hashes are fixed and addresses not
-randomized, so a revision counts nearly the same every time). Instruction counts and CPU time disagree where C loops and Python calls trade
-places (a numpy gather is many cheap instructions), so confirm a change with :mod:`.ab`.
+randomized). Repeated runs of one revision still differ by up to about 1%, so each revision runs
+``--repeat`` times, alternating, and the medians are compared. Instruction counts and CPU time
+disagree where C loops and Python calls trade places (a numpy gather is many cheap instructions), so
+confirm a change with :mod:`.ab`.
 
 Run ``python -m hiddenhand.benchmarks.instructions --base main --game rattus --players 4`` (needs
 valgrind; a few minutes per revision and case).
@@ -19,6 +21,7 @@ import argparse
 import importlib
 import os
 import re
+import statistics
 import subprocess
 import sys
 
@@ -65,18 +68,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--warmup", type=int, default=5, help="games before measuring (caches fill)")
     parser.add_argument("--games", type=int, default=30, help="games measured")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each revision (the median counts)")
     parser.add_argument("--child", metavar="REVISION", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         print(play(args.child, args.game, args.players, args.warmup, args.games))
         return 0
-    figures = {}
+    runs: dict[str, list[float]] = {"base": [], "head": []}
+    for _ in range(args.repeat):  # alternating: repeated runs of one revision differ by up to about 1%
+        for role, revision in (("base", args.base), ("head", args.head)):
+            instructions, steps = count(revision, args.game, args.players, args.warmup, args.games)
+            runs[role].append(instructions / steps)
     for role, revision in (("base", args.base), ("head", args.head)):
-        instructions, steps = count(revision, args.game, args.players, args.warmup, args.games)
-        figures[role] = instructions / steps
-        print(f"{role}: {describe(revision)}: {instructions:,} instructions over {steps} steps, "
-              f"{figures[role] / 1000:.2f}k per step", flush=True)
-    print(f"change: {100 * (figures['head'] / figures['base'] - 1):+.2f}%")
+        figures = sorted(runs[role])
+        print(f"{role}: {describe(revision)}: median {statistics.median(figures) / 1000:.2f}k instructions per "
+              f"step ({', '.join(f'{f / 1000:.2f}k' for f in figures)}; {args.games} games)")
+    change = statistics.median(runs["head"]) / statistics.median(runs["base"]) - 1
+    print(f"change: {100 * change:+.2f}%")
     return 0
 
 

@@ -69,10 +69,15 @@ class TrackedState(State):
 
 
 class IncrementalObserver(Observer):
-    """An observer that keeps a table of what it last encoded (see the module docstring)."""
+    """An observer that keeps a table of what it last encoded (see the module docstring). Observers with
+    many attributes declare them in ``__slots__``: past 30 attributes an instance's dict is no longer
+    shared with its class's, and every attribute read pays a lookup."""
 
-    _state: TrackedState | None = None  # the state the table shows
-    _version = -1  # and its version then
+    __slots__ = ("_state", "_version")  # the state the table shows, and its version then
+
+    def __init__(self, game) -> None:
+        super().__init__(game)
+        self.invalidate()
 
     def encode(self, state: TrackedState, seat: int) -> np.ndarray:
         if state.version != self._version or state is not self._state:
@@ -84,7 +89,7 @@ class IncrementalObserver(Observer):
         return self.view(seat)
 
     def invalidate(self) -> None:
-        self._state = None
+        self._state, self._version = None, -1
 
     @abstractmethod
     def rebuild(self, state: TrackedState) -> None:

@@ -95,6 +95,14 @@ ACTOR_ROWS = [np.array(_one_hot(P, q), np.float32).tobytes() for q in range(P)] 
 class RattusObserver(IncrementalObserver):
     high = 1000.0
     policy_input = "signed_log"
+    __slots__ = (  # (see IncrementalObserver)
+        "table_layout", "table", "cells", "raw", "marks", "face_rows", "slot_rows", "per_step_layout", "per_step_bytes",
+        "per_step_blocks", "pack_cubes", "cubes_bytes", "pack_holdings", "gather", "in_play_cell", "plague_cell",
+        "tokens_cell", "cubes_byte", "slot_byte", "face_byte", "holdings_byte", "cards_byte", "card_bytes", "rats_cell",
+        "revealed_cell", "witch_cell", "start_seat_cell", "seats_cell", "actor_byte", "regular_turns_cell",
+        "no_progress_cell", "_showing", "_know", "_plague", "_slots", "_holder", "_rats", "_rat_marks", "_revealed",
+        "_actor", "_turns", "_no_progress",
+    )
 
     @staticmethod
     def build_layout(game) -> ObservationLayout:
