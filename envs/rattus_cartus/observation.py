@@ -34,7 +34,7 @@ from .cards import (
 )
 from .changes import (
     ANNOUNCE, COMMIT, DECK, ENTER, GAME, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING, RATS, REVEAL,
-    SHOWN, SUPPLY_SLOT, TAKEN, TOKENS, TURN,
+    SHOWN, SUPPLY_SLOT, TAKEN, TOKENS,
 )
 from .decisions import PHASE_D, PHASE_OVER
 
@@ -244,7 +244,7 @@ class RattusCartusObserver(IncrementalObserver):
 
     def rebuild(self, state: RattusCartusState) -> None:
         """The table from zeros: the values a zero table shows, then every record of every seat that is
-        not zero as changed."""
+        not zero as changed (the turn records and reveals with the new round a zero table sees)."""
         n, cells = self.n, self.cells
         self.table.fill(0.0)
         self._forget()
@@ -258,10 +258,6 @@ class RattusCartusObserver(IncrementalObserver):
             changes += [(HOLDINGS, p, 0), (RATS, p, 0)]
             if state.tokens[p]:
                 changes.append((TOKENS, p, 0))
-            if state.revealed[p]:
-                changes.append((REVEAL, p, 0))
-            if state.passes[p] or max(state.supply_slot[p], state.entered[p], state.announced[p]) >= 0:
-                changes.append((TURN, p, 0))
             changes += [(TAKEN, p, i) for i, count in enumerate(state.taken[p]) if count]
             changes += [(SHOWN, p, i) for i, count in enumerate(state.shown[p]) if count]
             changes += [(INFLUENCE, p, i) for i, level in enumerate(state.level[p]) if level]  # (and the ranks)
@@ -329,8 +325,6 @@ class RattusCartusObserver(IncrementalObserver):
                 cells[self.game_cell["deck"]] = self._deck = len(state.deck)
             elif code == ANNOUNCE:
                 cells[S[p][ANNOUNCED_CELL]] = state.announced[p] >= 0
-            elif code == TURN:
-                counts[p] = self._write_turn(state, p) or counts[p]
             elif code == HOLDINGS:
                 self._write_holdings(state, p)
                 counts[p] = shared = True
@@ -368,6 +362,7 @@ class RattusCartusObserver(IncrementalObserver):
                 for other in range(self.n):
                     if other != p:
                         cells[self.gift_flag_cell[other][p]] = state.gift_flag[other][p]
+        shared = shared or state.phase != self._phase  # (a new round comes with a new phase)
         if shared:
             self._sync_seats(state)
         if True in counts:
@@ -533,9 +528,15 @@ class RattusCartusObserver(IncrementalObserver):
 
     # ------------------------------------------------------------------ values compared with those last written
     def _sync_seats(self, state: RattusCartusState) -> None:
-        """The start player (its row flag and one-hot), the special-action player and the phase (the counts
-        of pending cards, if any, follow it)."""
+        """A new round's turn records and reveals of every seat, the start player (its row flag and
+        one-hot), the special-action player and the phase (the counts of pending cards, if any, follow
+        it)."""
         cells, rows = self.cells, self.seat_row
+        if state.round != self._round:
+            for p in range(self.n):
+                self._write_turn(state, p)
+                self._write_reveal(state, p)
+                self._counts_due[p] = True
         if state.start != self._start:
             if self._start >= 0:
                 cells[rows[self._start][START_CELL]] = 0.0

@@ -31,7 +31,7 @@ from .cards import (
 )
 from .changes import (
     ANNOUNCE, COMMIT, DECK, ENTER, GAME, GIFT_FLAGS, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING,
-    RATS, REVEAL, SHOWN, SUPPLY_SLOT, TAKEN, TOKENS, TURN,
+    RATS, REVEAL, SHOWN, SUPPLY_SLOT, TAKEN, TOKENS,
 )
 from .checks import invariants, parse_state, position, to_json
 from .decisions import (
@@ -645,9 +645,6 @@ class RattusCartusState(TrackedState):
         self.num_entered = 0
         self.announced = [-1] * n
         self.passes = [0] * n
-        self.changes += [(REVEAL, p, 0) for p in range(n) if self.revealed[p]]
-        self.changes += [(TURN, p, 0) for p in range(n)]
-        self.changes.append((GAME, 0, 0))
         self.revealed = [False] * n
         self.last_reveal = [_zeros() for _ in range(n)]
         self.rsp = -1
@@ -678,7 +675,6 @@ class RattusCartusState(TrackedState):
             self._set(D1, (self.start + self.turn) % self.n)
         else:
             self.phase = PHASE_C
-            self.changes.append((GAME, 0, 0))
             self._set(D3, self.start)
 
     # ------------------------------------------------------------------ phase C (§3.3)
@@ -711,7 +707,6 @@ class RattusCartusState(TrackedState):
             self._set(D3, self._next_unentered(self.current_player))
             return
         self.phase = PHASE_D
-        self.changes.append((GAME, 0, 0))
         if self.n == 2:  # §3.4.6, R-A20
             m = [self._m(0), self._m(1)]
             if m[0] != m[1]:
@@ -1002,8 +997,6 @@ class RattusCartusState(TrackedState):
             self.is_terminal = True
             self.entrants = [[] for _ in range(self.game.k)]
             self.entered = [-1] * self.n
-            self.changes += [(TURN, p, 0) for p in range(self.n)]
-            self.changes.append((GAME, 0, 0))
             self.result = final_result(self)
             return
         self._begin_round()
