@@ -101,8 +101,7 @@ def observation(state, seat: int) -> np.ndarray:
 def legal_mask(state) -> np.ndarray:
     """The current player's legal actions (§9.1), as an int8 mask."""
     mask = np.zeros(state.game.layout.size, np.int8)
-    for action in legal_actions(state):
-        mask[action] = 1
+    mask[legal_actions(state)] = 1
     return mask
 
 

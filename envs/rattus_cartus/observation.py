@@ -421,27 +421,24 @@ class RattusCartusObserver(IncrementalObserver):
         cells[self.own_tokens_cell[p] + OWN_TOKENS_FIELDS.offset("value")] = sum(tokens)
 
     def _write_supply_slot(self, state: RattusCartusState, p: int) -> None:
-        slot, was = state.supply_slot[p], self._supply_slot[p]
-        if slot != was:
-            row = self.seat_row[p]
-            if was >= 0:
-                self.cells[row[SUPPLY_SLOT_CELL + was]] = 0.0
-            if slot >= 0:
-                self.cells[row[SUPPLY_SLOT_CELL + slot]] = 1.0
-            self._supply_slot[p] = slot
+        if state.supply_slot[p] != self._supply_slot[p]:
+            self._move_one_hot(self.seat_row[p][SUPPLY_SLOT_CELL], self._supply_slot[p], state.supply_slot[p])
+            self._supply_slot[p] = state.supply_slot[p]
 
     def _write_entered(self, state: RattusCartusState, p: int) -> bool:
         """Seat ``p``'s entered slot; True when it changed (the committed counts follow it)."""
-        slot, was = state.entered[p], self._entered[p]
-        if slot == was:
+        if state.entered[p] == self._entered[p]:
             return False
-        row = self.seat_row[p]
-        if was >= 0:
-            self.cells[row[ENTERED_CELL + was]] = 0.0
-        if slot >= 0:
-            self.cells[row[ENTERED_CELL + slot]] = 1.0
-        self._entered[p] = slot
+        self._move_one_hot(self.seat_row[p][ENTERED_CELL], self._entered[p], state.entered[p])
+        self._entered[p] = state.entered[p]
         return True
+
+    def _move_one_hot(self, first: int, was: int, now: int) -> None:
+        """The one-hot whose first cell is ``first`` from position ``was`` to ``now`` (-1: none)."""
+        if was >= 0:
+            self.cells[first + was] = 0.0
+        if now >= 0:
+            self.cells[first + now] = 1.0
 
     def _write_counts(self, state: RattusCartusState, p: int) -> None:
         """Seat ``p``'s pending cards (phase D), committed cards (once entered), committed cards not yet
@@ -587,15 +584,9 @@ class RattusCartusObserver(IncrementalObserver):
         if due != was[0]:
             cells[at["due"]] = due
         if first_look != was[1]:
-            if was[1] >= 0:
-                cells[at["first_look"] + was[1]] = 0.0
-            if first_look >= 0:
-                cells[at["first_look"] + first_look] = 1.0
+            self._move_one_hot(at["first_look"], was[1], first_look)
         if slot != was[2]:
-            if was[2] >= 0:
-                cells[at["slot"] + was[2]] = 0.0
-            if slot >= 0:
-                cells[at["slot"] + slot] = 1.0
+            self._move_one_hot(at["slot"], was[2], slot)
         if special != was[3]:
             cells[at["special"]] = special
         if watchtower != was[4]:
@@ -627,9 +618,7 @@ class RattusCartusObserver(IncrementalObserver):
         if state.round != self._round:
             self._write_round(state, first=self._round < 0)
         if state.phase != self._game_phase:
-            if self._game_phase >= 0:
-                cells[at["phase"] + self._game_phase] = 0.0
-            cells[at["phase"] + state.phase] = 1.0
+            self._move_one_hot(at["phase"], self._game_phase, state.phase)
             cells[at["last_round"]] = state.round == game.rounds - 1 and state.phase != PHASE_OVER
             self._game_phase = state.phase
         if len(state.deck) != self._deck:

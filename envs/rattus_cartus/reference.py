@@ -158,8 +158,7 @@ def _game_values(state, values: dict) -> None:
 def legal_mask(state) -> np.ndarray:
     """The current player's legal actions (§8.1), as an int8 mask."""
     mask = np.zeros(state.game.layout.size, np.int8)
-    for action in legal_actions(state):
-        mask[action] = 1
+    mask[legal_actions(state)] = 1
     return mask
 
 

@@ -332,8 +332,7 @@ class RattusCartusState(TrackedState):
         return game.mask_of(())
 
     def _target_mask(self, p: int) -> np.ndarray:
-        """D5 / D7: the candidates, by relative seat (a helper: a comprehension's variables would be closure
-        cells in every ``_legal_mask`` call)."""
+        """D5 / D7: the candidates, by their seat offset from ``p``."""
         game = self.game
         return game.mask_of(tuple(sorted(game.target_start + (c - p) % self.n - 1 for c in self.cands)))
 
@@ -908,7 +907,7 @@ class RattusCartusState(TrackedState):
         return False
 
     def _wt_victims(self, p: int) -> list[int]:
-        """R-A19: the seats that give ``p`` cards, in order (a helper: see ``_target_mask``)."""
+        """R-A19: the seats that give ``p`` cards, in order."""
         protected = {q for q in range(self.n)
                      if self.entered[q] >= 0 and self.row[self.entered[q]] // 5 == WATCHTOWER}
         return [q for q in ((p + s) % self.n for s in range(1, self.n))
