@@ -5,9 +5,9 @@ Each revision plays the benchmark's loop (:class:`~.throughput.AECLoop`: random 
 ``env()``, an observation every step) in a child process under ``valgrind --tool=callgrind``, once with
 ``--games`` seeded games after ``--warmup`` games and once with the warm-up alone; the difference of
 the two instruction counts over the steps of the measured games is the figure (imports, start-up and
-the warm-up cancel out; the tree is compiled first, string hashes are fixed and addresses not
-randomized). Repeated runs of one revision still differ by up to about 1%, so each revision runs
-``--repeat`` times, alternating, and the medians are compared. Instruction counts and CPU time
+the warm-up cancel out; the tree is compiled first, string hashes are fixed, addresses not randomized
+and BLAS runs no thread pool, so repeated runs agree closely; ``--repeat`` runs each revision again,
+alternating, and compares the medians). Instruction counts and CPU time
 disagree where C loops and Python calls trade places (a numpy gather is many cheap instructions), so
 confirm a change with :mod:`.ab`.
 
@@ -27,6 +27,12 @@ import sys
 
 from .revisions import WORKTREE, describe, load, package_folders, source_tree
 from .throughput import AECLoop
+
+
+#: The child's environment: the same string hashes in every run, and BLAS without a thread pool (its idle
+#: threads spin a varying number of instructions).
+_QUIET = {**os.environ, "PYTHONHASHSEED": "0", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1",
+          "MKL_NUM_THREADS": "1"}
 
 
 def play(revision: str, game: str, players: int, warmup: int, games: int) -> int:
@@ -53,8 +59,7 @@ def count(revision: str, game: str, players: int, warmup: int, games: int) -> tu
         command = ["setarch", "-R", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m",
                    __spec__.name, "--child", revision, "--game", game, "--players", str(players),
                    "--warmup", str(warmup), "--games", str(measured)]
-        done = subprocess.run(command, capture_output=True, text=True, check=True,
-                              env={**os.environ, "PYTHONHASHSEED": "0"})  # the same hashes in every run
+        done = subprocess.run(command, capture_output=True, text=True, check=True, env=_QUIET)
         totals.append(int(re.search(r"Collected : (\d+)", done.stderr).group(1)))
         steps = steps or int(done.stdout.split()[-1])
     return totals[0] - totals[1], steps
@@ -68,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--warmup", type=int, default=5, help="games before measuring (caches fill)")
     parser.add_argument("--games", type=int, default=30, help="games measured")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of each revision (the median counts)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each revision (the median counts)")
     parser.add_argument("--child", metavar="REVISION", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:

@@ -55,7 +55,7 @@ FINAL_PHASES = (FINAL_ROUND, WITCH_SECOND, WITCH_DECIDE, OVER)
 #: The per-step blocks, ``phase`` to ``final``: one span of the table, written from packed bytes by value.
 PER_STEP_BLOCKS = ("phase", "flags", "spread", "witch", "origin", "final")
 PER_STEP_CACHE_SIZE = 20_000
-#: Per-step spans by (first cell, end cell) and their key (see ``RattusObserver._per_step_key``): observers
+#: Per-step spans by (first cell, end cell) and their key (see ``RattusObserver._sync_compared``): observers
 #: of the same layout share them.
 _PER_STEP: dict[tuple[int, int], dict[tuple, bytes]] = {}
 
@@ -237,29 +237,37 @@ class RattusObserver(IncrementalObserver):
                     + [TOKENS + r for r in self.game.in_play if state.slots[r]])
 
     def replay(self, state, changes) -> None:
-        """The regions ``changes`` lists (and the holdings with any region's cubes, the revealed tokens
-        with any region's tokens), then the values compared with those last written: the plague, the
-        card holders, the rat supply, the per-step blocks, ``actor`` and ``turns``."""
-        cells, raw = self.cells, self.raw
+        """The regions ``changes`` lists, then the values compared with those last written."""
         if changes:
-            tokens, learned, cubes = [], [], False
-            for code in changes:
-                if code < TOKENS:
-                    at = self.cubes_byte[code - CUBES]
-                    raw[at:at + self.cubes_bytes] = self.pack_cubes(*state.cubes[code - CUBES])
-                    cubes = True
-                elif code < KNOWLEDGE:
-                    tokens.append(code - TOKENS)
-                else:
-                    t = code - KNOWLEDGE
-                    self._know[t] = sum([1 << q for q in range(state.n) if state.known[q][t]])
-                    learned.append(t)
-            for r in tokens:
-                self._write_tokens(state, r, learned)
-            if cubes:
-                self._write_holdings(state)
-            if self._revealed != len(state.revealed):
-                self._write_revealed(state)
+            self._write_regions(state, changes)
+        self._sync_compared(state)
+
+    def _write_regions(self, state, changes) -> None:
+        """The cubes and tokens of the regions listed (with any cubes, the holdings; with any tokens, the
+        revealed tokens), and the slot rows of tokens whose knowers changed."""
+        tokens, learned, cubes = [], [], False
+        for code in changes:
+            if code < TOKENS:
+                at = self.cubes_byte[code - CUBES]
+                self.raw[at:at + self.cubes_bytes] = self.pack_cubes(*state.cubes[code - CUBES])
+                cubes = True
+            elif code < KNOWLEDGE:
+                tokens.append(code - TOKENS)
+            else:
+                t = code - KNOWLEDGE
+                self._know[t] = sum([1 << q for q in range(state.n) if state.known[q][t]])
+                learned.append(t)
+        for r in tokens:
+            self._write_tokens(state, r, learned)
+        if cubes:
+            self._write_holdings(state)
+        if self._revealed != len(state.revealed):
+            self._write_revealed(state)
+
+    def _sync_compared(self, state) -> None:
+        """The plague, the card holders, the rat supply, the per-step blocks, ``actor`` and ``turns``,
+        where they differ from what the table shows."""
+        cells, raw = self.cells, self.raw
         if self._plague != state.plague:
             if self._plague >= 0:
                 cells[self.plague_cell[self._plague]] = 0.0
@@ -274,19 +282,22 @@ class RattusObserver(IncrementalObserver):
             self._holder = state.holder[:]
         if self._rats != len(state.rat_supply):
             self._write_rats(state)
-        key = self._per_step_key(state)
+        phase, pending = state.phase, state.pending
+        key = (phase, state.card_taken, state.placed, tuple(state.used), state.spread_due,  # what they show
+               pending >= 0 and self.marks[state.face[pending]] != 0.0, state.ender,
+               state.origin if phase == KNIGHT_STEP else -1)
         block = self.per_step_blocks.get(key)  # written every step: the key changes at nearly every step
         if block is None:
             block = self.per_step_blocks[key] = self._per_step_block(key)
             if len(self.per_step_blocks) > PER_STEP_CACHE_SIZE:
                 self.per_step_blocks.clear()
         raw[self.per_step_bytes] = block
-        if state.phase == WITCH_SECOND or state.phase == WITCH_DECIDE:  # the peeked tokens, on the block's zeros
+        if phase == WITCH_SECOND or phase == WITCH_DECIDE:  # the peeked tokens, on the block's zeros
             for i, tid in enumerate(state.witch):
                 if tid >= 0:
                     r, s = state.locate(tid)
                     cells[self.witch_cell + i * NUM_REGIONS * SLOTS + SLOTS * r + s] = 1.0
-        actor = state.current_player if state.phase != OVER else -1
+        actor = state.current_player if phase != OVER else -1
         if actor != self._actor:
             raw[self.actor_byte:self.actor_byte + 4 * P] = ACTOR_ROWS[actor]
             self._actor = actor
@@ -365,15 +376,9 @@ class RattusObserver(IncrementalObserver):
             self.cells[self.rats_cell["supply_marks"]] = self._rat_marks
         self._rats = size
 
-    def _per_step_key(self, state) -> tuple:
-        """What the per-step blocks show, except the Witch's peeked tokens."""
-        phase, pending = state.phase, state.pending
-        return (phase, state.card_taken, state.placed, tuple(state.used), state.spread_due,
-                pending >= 0 and self.marks[state.face[pending]] != 0.0, state.ender,
-                state.origin if phase == KNIGHT_STEP else -1)
-
     def _per_step_block(self, key: tuple) -> bytes:
-        """The per-step blocks' bytes for a key of :meth:`_per_step_key` (absolute seats)."""
+        """The per-step blocks' bytes for a key of :meth:`_sync_compared` (absolute seats); the Witch's
+        peeked tokens are written on them."""
         phase, card_taken, placed, used, spread_due, pending_mark, ender, origin = key
         span = np.zeros(self.per_step_layout.size, np.float32)
         block = self.per_step_layout.views(span)

@@ -185,20 +185,19 @@ class RattusCartusObserver(IncrementalObserver):
         def own_cell(v: int, name: str) -> int:  # the first cell of seat v's own block ``name``
             return int(table["own"][v][own(name) - own(OWN_BLOCKS[0])])
 
+        def own_cells(name: str, count: int) -> list[list[int]]:  # per seat, the cells of its block ``name``
+            return [list(range(own_cell(v, name), own_cell(v, name) + count)) for v in range(n)]
+
         self.seat_row = [row.tolist() for row in table["seats"]]
-        self.hand_cell = [list(range(own_cell(v, "own_hand"), own_cell(v, "own_hand") + NUM_ITEMS)) for v in range(n)]
-        self.pending_cell = [list(range(own_cell(v, "own_pending"), own_cell(v, "own_pending") + NUM_ITEMS))
-                             for v in range(n)]
-        self.committed_cell = [list(range(own_cell(v, "own_committed"), own_cell(v, "own_committed") + NUM_ITEMS))
-                               for v in range(n)]
+        self.hand_cell, self.pending_cell, self.committed_cell = (
+            own_cells(name, NUM_ITEMS) for name in ("own_hand", "own_pending", "own_committed"))
         #: per seat: its hand, pending and committed rows' bytes (slices), written whole by HOLDINGS
-        self.holding_bytes = [[_items_bytes(cells[0]) for cells in (self.hand_cell[v], self.pending_cell[v],
-                                                                     self.committed_cell[v])] for v in range(n)]
+        self.holding_bytes = [[_items_bytes(rows[v][0]) for rows in (self.hand_cell, self.pending_cell,
+                                                                     self.committed_cell)] for v in range(n)]
         self.own_tokens_cell = [own_cell(v, "own_tokens") for v in range(n)]
         self.nun_row_cell = [[own_cell(v, "nun_row") + q * (NUM_KINDS + 1) for q in range(NUN_ROW_SIZE)]
                              for v in range(n)]
-        self.seen_cell = [list(range(own_cell(v, "seen_outside"), own_cell(v, "seen_outside") + NUM_KINDS))
-                          for v in range(n)]
+        self.seen_cell = own_cells("seen_outside", NUM_KINDS)
         self.context_seats_cell = [own_cell(v, "context_seats") for v in range(n)]  # 5 rows of n, relative
         #: seat v's gift row about absolute seat q (relative (q - v) % n): first byte, and the flag's cell
         gifts = [[own_cell(v, "gifts") + (q - v) % n * (NUM_ITEMS + 1) for q in range(n)] for v in range(n)]
@@ -362,9 +361,14 @@ class RattusCartusObserver(IncrementalObserver):
                 for other in range(self.n):
                     if other != p:
                         cells[self.gift_flag_cell[other][p]] = state.gift_flag[other][p]
-        shared = shared or state.phase != self._phase  # (a new round comes with a new phase)
+        self._sync_after(state, shared or state.phase != self._phase, due)  # (a new round comes with a new phase)
+
+    def _sync_after(self, state: RattusCartusState, shared: bool, due: bool) -> None:
+        """After the entries: the seats' round values and the game block if ``shared``, the counts, ranks
+        and seen_outside values due, the decision."""
         if shared:
             self._sync_seats(state)
+        counts = self._counts_due
         if True in counts:
             for p in range(self.n):
                 if counts[p]:
