@@ -54,3 +54,20 @@ def test_same_compares_arrays_by_dtype_and_containers_item_by_item():
     assert compare.same({"a": [np.zeros(3, np.float32)]}, {"a": [np.zeros(3, np.float32)]})
     assert not compare.same(np.zeros(3, np.float32), np.zeros(3, np.float64))
     assert not compare.same((1, 2), [1, 2]) and not compare.same(1, 1.0)
+
+
+def test_a_tree_loads_under_an_alias_beside_the_installed_package():
+    """benchmarks/revisions.py: the working tree imported as another package plays like the installed one."""
+    import importlib
+
+    from hiddenhand.benchmarks import revisions
+
+    tree = revisions.source_tree(revisions.WORKTREE)
+    assert revisions.package_folders(tree)["hiddenhand.envs"] == "envs"
+    package = revisions.load(tree, "hiddenhand_alias_test")
+    module = importlib.import_module(f"{package.__name__}.envs.rattus_v0")
+    assert module.__name__ == "hiddenhand_alias_test.envs.rattus_v0" and module is not rattus_v0
+    case = compare.Case("rattus", "rattus_v0", 2, {})
+    assert compare.play_case([rattus_v0, module], case, games=1) > 50
+    with pytest.raises(ValueError, match="already imported"):
+        revisions.load(tree, "hiddenhand_alias_test")
