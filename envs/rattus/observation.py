@@ -58,6 +58,8 @@ PER_STEP_CACHE_SIZE = 20_000
 #: Per-step spans by (first cell, end cell) and their key (see ``RattusObserver._sync_compared``): observers
 #: of the same layout share them.
 _PER_STEP: dict[tuple[int, int], dict[tuple, bytes]] = {}
+#: Each seat's gather index by (player count, observation size).
+_GATHER: dict[tuple[int, int], list[np.ndarray]] = {}
 
 
 def _row(fields: ObservationLayout, **values) -> np.ndarray:
@@ -79,6 +81,13 @@ def _slot_rows(mark: float) -> tuple[bytes, ...]:
     return tuple(_row(SLOT_FIELDS, present=1.0, mark=mark, known_by=[know >> q & 1 for q in range(P)],
                       swapped_by=_one_hot(P, swapper)).tobytes()
                  for know in range(1 << P) for swapper in range(-1, P))
+
+
+@functools.lru_cache(maxsize=None)
+def _face_row(token_type) -> bytes:
+    """A token type's face row, as a seat that knows the face sees it."""
+    tt = token_type
+    return _row(FACE_FIELDS, limit=tt.limit, m=tt.m, a=tt.a, classes=tt.classes).tobytes()
 
 
 NO_FACE = bytes(4 * FACE_SIZE)
@@ -136,8 +145,7 @@ class RattusObserver(IncrementalObserver):
         #: per token type: its starting mark as shown (0 where marks are not public, RA-3), its face row and
         #: its slot rows (:func:`_slot_rows`)
         self.marks = [float(tt.starting) if game.starting_mark_public else 0.0 for tt in game.types]
-        self.face_rows = [_row(FACE_FIELDS, limit=tt.limit, m=tt.m, a=tt.a, classes=tt.classes).tobytes()
-                          for tt in game.types]
+        self.face_rows = [_face_row(tt) for tt in game.types]
         self.slot_rows = [_slot_rows(mark) for mark in self.marks]
         self._offsets(n)
         cells = self.layout.slices
@@ -148,7 +156,10 @@ class RattusObserver(IncrementalObserver):
         self.per_step_blocks = _PER_STEP.setdefault(per_step, {})
         self.pack_cubes, self.cubes_bytes = struct.Struct(f"{n}f").pack, 4 * n
         self.pack_holdings = struct.Struct(f"{n}f{4 * (P - n)}x{n}f")  # palace, absent seats, supply
-        self.gather = [self._gather_for(v) for v in range(n)]
+        gather = _GATHER.get((n, self.layout.size))  # the same for every observer of this layout (determinize)
+        if gather is None:
+            gather = _GATHER[n, self.layout.size] = [self._gather_for(v) for v in range(n)]
+        self.gather = gather
 
     def _offsets(self, n: int) -> None:
         """Where things are in the table, kept per region and seat."""

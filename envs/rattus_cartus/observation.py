@@ -182,11 +182,10 @@ class RattusCartusObserver(IncrementalObserver):
         n, cell, own = self.n, self.table_layout.offset, self.layout.offset
         table = self.table_layout.views(np.arange(self.table_layout.size))  # each block's cells
 
-        def own_cell(v: int, name: str) -> int:  # the first cell of seat v's own block ``name``
-            return int(table["own"][v][own(name) - own(OWN_BLOCKS[0])])
+        first = {name: [int(at) for at in table["own"][:, own(name) - own(OWN_BLOCKS[0])]] for name in OWN_BLOCKS}
 
         def own_cells(name: str, count: int) -> list[list[int]]:  # per seat, the cells of its block ``name``
-            return [list(range(own_cell(v, name), own_cell(v, name) + count)) for v in range(n)]
+            return [list(range(at, at + count)) for at in first[name]]
 
         self.seat_row = [row.tolist() for row in table["seats"]]
         self.hand_cell, self.pending_cell, self.committed_cell = (
@@ -194,13 +193,12 @@ class RattusCartusObserver(IncrementalObserver):
         #: per seat: its hand, pending and committed rows' bytes (slices), written whole by HOLDINGS
         self.holding_bytes = [[_items_bytes(rows[v][0]) for rows in (self.hand_cell, self.pending_cell,
                                                                      self.committed_cell)] for v in range(n)]
-        self.own_tokens_cell = [own_cell(v, "own_tokens") for v in range(n)]
-        self.nun_row_cell = [[own_cell(v, "nun_row") + q * (NUM_KINDS + 1) for q in range(NUN_ROW_SIZE)]
-                             for v in range(n)]
+        self.own_tokens_cell = first["own_tokens"]
+        self.nun_row_cell = [[at + q * (NUM_KINDS + 1) for q in range(NUN_ROW_SIZE)] for at in first["nun_row"]]
         self.seen_cell = own_cells("seen_outside", NUM_KINDS)
-        self.context_seats_cell = [own_cell(v, "context_seats") for v in range(n)]  # 5 rows of n, relative
+        self.context_seats_cell = first["context_seats"]  # 5 rows of n, relative
         #: seat v's gift row about absolute seat q (relative (q - v) % n): first byte, and the flag's cell
-        gifts = [[own_cell(v, "gifts") + (q - v) % n * (NUM_ITEMS + 1) for q in range(n)] for v in range(n)]
+        gifts = [[first["gifts"][v] + (q - v) % n * (NUM_ITEMS + 1) for q in range(n)] for v in range(n)]
         self.gift_byte = [[4 * at for at in row] for row in gifts]
         self.gift_flag_cell = [[at + NUM_ITEMS for at in row] for row in gifts]
         self.looks_cell = [row.tolist() for row in table["looks"]]
