@@ -44,21 +44,26 @@ class AECLoop:
         self.seconds = 0.0
 
     def play(self, seconds: float) -> None:
-        env, pick = self.env, self.pick
+        """Whole games until ``seconds`` of CPU time are spent."""
         start = clock()
         while clock() - start < seconds:
-            env.reset(seed=self.seed + self.games)
-            for _ in env.agent_iter():
-                observation, _, termination, truncation, _ = env.last()
-                if termination or truncation:
-                    action = None
-                else:
-                    legal = observation["action_mask"].nonzero()[0]
-                    action = int(legal[int(pick() * len(legal))])
-                env.step(action)
-                self.steps += 1
-            self.games += 1
+            self.game()
         self.seconds += clock() - start
+
+    def game(self) -> None:
+        """One seeded game (the seeds follow each other from the loop's)."""
+        env, pick = self.env, self.pick
+        env.reset(seed=self.seed + self.games)
+        for _ in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                legal = observation["action_mask"].nonzero()[0]
+                action = int(legal[int(pick() * len(legal))])
+            env.step(action)
+            self.steps += 1
+        self.games += 1
 
 
 def measure_aec(make: Callable[[], object], seconds: float, seed: int = 0) -> tuple[int, int, float]:
