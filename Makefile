@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-slow bench install golden clean
+.PHONY: run test test-slow bench compare ab install golden clean
 
 $(STAMP): pyproject.toml constraints.txt setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,15 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m hiddenhand bench
+
+# a speed change checked against another revision (docs/performance.md): the same outputs, then
+# CPU time side by side, e.g. make compare ab BASE=main GAMES="--game rattus"
+BASE ?= HEAD
+compare: $(STAMP)
+	$(PY) -m hiddenhand.benchmarks.compare --base $(BASE) $(GAMES)
+
+ab: $(STAMP)
+	$(PY) -m hiddenhand.benchmarks.ab --base $(BASE) $(GAMES)
 
 # re-record the golden playthroughs after an intended behaviour change (review the diff)
 golden: $(STAMP)

@@ -32,6 +32,7 @@ from hiddenhand.envs.core.game import INPUT_TRANSFORMS
 from .base import Agent
 
 FORMAT = "hiddenhand-policy/1"
+_LARGEST = float(np.finfo(np.float32).max)
 ACTIVATIONS = {
     "tanh": np.tanh,
     "relu": lambda x: np.maximum(x, 0.0),
@@ -156,9 +157,12 @@ class PolicyAgent(Agent):
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         if len(action_mask) != self.num_actions:
             raise ValueError(f"{self.name}: has {self.num_actions} actions, the mask {len(action_mask)}")
-        logits = np.where(action_mask.astype(bool), self.logits(observation), -np.inf)
-        if not np.isfinite(logits).any():
+        legal = action_mask.astype(bool)
+        if not legal.any():
             raise ValueError(f"{self.name}: the action mask has no legal action")
+        # huge (finite) weights can overflow to inf or NaN: such logits still rank, never drop, a legal action
+        logits = np.where(legal, np.nan_to_num(self.logits(observation).astype(np.float64), nan=-_LARGEST, posinf=_LARGEST,
+                                               neginf=-_LARGEST), -np.inf)
         if self.deterministic:
             return int(np.argmax(logits))
         probs = np.exp(logits - logits.max())

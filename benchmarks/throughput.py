@@ -44,21 +44,26 @@ class AECLoop:
         self.seconds = 0.0
 
     def play(self, seconds: float) -> None:
-        env, pick = self.env, self.pick
+        """Whole games until ``seconds`` of CPU time are spent."""
         start = clock()
         while clock() - start < seconds:
-            env.reset(seed=self.seed + self.games)
-            for _ in env.agent_iter():
-                observation, _, termination, truncation, _ = env.last()
-                if termination or truncation:
-                    action = None
-                else:
-                    legal = observation["action_mask"].nonzero()[0]
-                    action = int(legal[int(pick() * len(legal))])
-                env.step(action)
-                self.steps += 1
-            self.games += 1
+            self.game()
         self.seconds += clock() - start
+
+    def game(self) -> None:
+        """One seeded game (the seeds follow each other from the loop's)."""
+        env, pick = self.env, self.pick
+        env.reset(seed=self.seed + self.games)
+        for _ in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                action = None
+            else:
+                legal = observation["action_mask"].nonzero()[0]
+                action = int(legal[int(pick() * len(legal))])
+            env.step(action)
+            self.steps += 1
+        self.games += 1
 
 
 def measure_aec(make: Callable[[], object], seconds: float, seed: int = 0) -> tuple[int, int, float]:
@@ -119,13 +124,17 @@ def measure_search_costs(game: str, options: dict, positions: int = 12, seed: in
         env = make_env(game, **options)
         env.reset(seed=seed + k)
         raw = env.unwrapped
+        moves = []
         for _ in range(int(rng.integers(0, 40 * entry(game).default_players))):
             legal = raw.legal_actions()
             if not legal:
                 break
-            env.step(int(rng.choice(legal)))
-        if not raw.legal_actions():
-            continue
+            moves.append(int(rng.choice(legal)))
+            env.step(moves[-1])
+        if not raw.legal_actions():  # the game ended first (a short game): the position before its last move
+            env.reset(seed=seed + k)
+            for move in moves[:-1]:
+                env.step(move)
         begin = clock()
         snapshot = raw.snapshot()
         timings["snapshot_ms"].append(clock() - begin)

@@ -30,8 +30,9 @@ card) and is kept for tests.
 
 ### Arguments
 
-``env(num_players=4, rounds=None, card_features=False, two_player_variant=None, render_mode=None,
-max_cycles=None, illegal_action="raise", reward_mode="win_loss")``
+``env(num_players=4, rounds=None, card_features=False, two_player_variant=None, colours=5, max_value=None,
+hand_size=15, render_mode=None, max_cycles=None, illegal_action="raise", reward_mode="win_loss",
+observer="fast")``
 
 * `num_players`: 2..6.
 * `two_player_variant`: two players only: `"dummy"` (the default for two) or `"literal"` (DG-5); `None`
@@ -39,6 +40,10 @@ max_cycles=None, illegal_action="raise", reward_mode="win_loss")``
 * `rounds`: rounds in a game, an int 1..100; `None` (default) means `num_players` (DG-4).
 * `card_features`: `True` adds the `card_features` block (below), per-card channels that spell out what
   the rest of the observation implies; it helps learning and costs some env speed.
+* `colours`, `max_value`, `hand_size`: a smaller deck, for exact analysis (`hiddenhand.openspiel`'s tiny
+  configuration, docs/openspiel.md): the first `colours` colours × values 1..`max_value` (None: 3 per
+  table seat), every card dealt, `hand_size` to each table seat (so as many tricks a round); their
+  product must match. The observation keeps its shape.
 
 A bad or unknown option raises `ConfigError` (a `ValueError`) naming the option, the value and what is
 allowed.
@@ -46,6 +51,8 @@ allowed.
 * `illegal_action`: `"raise"` (a `ValueError` naming the action, the agent and the legal actions; the
   state is untouched) or `"terminate"` (the mover gets −1, the others 0, the game ends).
 * `reward_mode`: `"win_loss"` or `"score_margin"` (see Rewards).
+* `observer`: `"fast"`, or `"reference"` to play on `envs/david_goliath/reference.py`, the plain
+  specification of the observation and the mask (slow; identical results).
 
 ### Observation Space
 
@@ -87,8 +94,10 @@ hold `scores`, `score_breakdown` (per round, seat and colour) and `winners`.
 
 ### Positions
 
-`env.unwrapped.restore(snapshot)` loads a checked snapshot (`SnapshotError` naming the problem,
-nothing changed, if its types, ranges or the game's invariants are wrong).
+`env.unwrapped.restore(snapshot)` loads a checked snapshot: it replays the snapshot's history from its
+origin and requires the recorded state, RNG and bookkeeping; an explicit origin (a position) is checked
+for types, ranges and the game's invariants. Anything wrong is a `SnapshotError` naming the problem,
+nothing changed.
 `env.unwrapped.set_position(seed=0, hands=[["R12", "G3", ...], ...], leader=2)` deals with `seed` and
 sets up what it is given: `hands`, `leader`, `dealer`, `trick`, `taken`, `voids`, `round`, `totals` or
 `round_colour_scores` (see `DavidGoliathGame.position` and docs/david_goliath_rules.md §10).

@@ -10,7 +10,7 @@
 | Action shape         | (1,)                                                                             |
 | Action values        | Discrete(97)                                                                     |
 | Observation shape    | (1659,) with 3-6 players, (1155,) with 2 (compact default; see below)            |
-| Observation values   | int32, [-1, 2**31 - 1]; -1 = unknown to the observer                             |
+| Observation values   | float32 integers, [-1, 2**24 - 1] (exact); -1 = unknown to the observer           |
 
 Koehandel Master (Kuhhandel Master, You're Bluffing! Master; Rüdiger Koltze, Ravensburger): players
 collect quartets of farm animals. On his turn a player either auctions the top card of the deck (open
@@ -83,8 +83,10 @@ Game options (defaults in brackets):
 
 ### Observation Space
 
-A dict: `observation` (int32 vector) and `action_mask` (int8, 97). Everything is an integer (counts, money
-amounts, codes); −1 marks a value this observer does not know (or "none"). Seats are relative: slot 0
+A dict: `observation` (float32 vector) and `action_mask` (int8, 97). Everything is an integer (counts, money
+amounts, codes) below 2**24, so float32 holds it exactly and a plain float32 network reads it without a
+cast (`policy_input="signed_log"` compresses the large amounts); −1 marks a value this observer does not
+know (or "none"). Seats are relative: slot 0
 is the observer, slot o the player o seats to its left (clockwise), padded to 6 slots (unused slots 0),
 so the size depends only on N = 2 or N ≥ 3 and the options. Denominations are always in the order
 0, 10, 20, 50, 100, 200, 500. Use `env.unwrapped.observer.layout.views(obs["observation"])` to get the
@@ -236,7 +238,7 @@ quartets, matched and unmatched pedigrees, multiplier, money) and `winners` (emp
 
 Beyond the observation (which never contains it), `env.unwrapped` keeps a full-information log:
 
-* `events`: a list of dicts, one per settled event, in order. Every event has `seq`, `kind`, `round`
+* `events`: a list of dicts, one per settled event, in order. Every event has `seq`, `kind`, `turn`
   (the turn number), `players`, `cash_before` and `cash_after` (every seat's cash; an auction's
   `cash_before` is taken before a donkey payout). By `kind`:
   - `"auction"`: `species`, `auctioneer`, `donkey_payout`, `bids` ([seat, level] in order), `max_bids`,
@@ -261,15 +263,20 @@ Beyond the observation (which never contains it), `env.unwrapped` keeps a full-i
 * `determinize(agent, seed)`: a new env in which everything hidden from `agent` (other hands, hidden
   payments, offers and pot contents, deck order, sealed commitments) is re-dealt consistently with what
   it has seen; its observation and private record are unchanged and play continues. For ISMCTS/PIMC
-  search agents.
+  search agents. Its search has a budget of work; past it (a few percent of late random-play positions
+  at 5-6 players) the copy is drawn approximately and flagged `redeal_is_approximate`: every public fact
+  and the agent's view kept, the other seats' hidden past drawn from the public record alone
+  (docs/koehandel_rules.md Appendix C); the flag is kept in its snapshot.
 * `set_position(seed, **spec)`: deal with `seed`, then set up the start of a turn from a few keywords
   (`deck` or `top`, `holdings`, `hands`, `turn_player`, `donkeys`, `bank`; see
   `KoehandelGame.position` and docs/koehandel_rules.md Appendix B). `restore(snapshot)` is checked the
-  same way: a snapshot or position that breaks the rules raises `SnapshotError` and changes nothing.
+  same way: a snapshot or position that breaks the rules raises `SnapshotError` and changes nothing;
+  the event record is walked against the position and every player's record rebuilt from it (Appendix B).
 
 ### Version History
 
-* v0: Initial release.
+* v0: Initial release. Observations float32 (were int32; same values, the digest's running card counts
+  capped at 2**24 − 1); `restore` walks the event record against the position.
 """
 
 from .koehandel.env import KoehandelEnv as raw_env

@@ -162,6 +162,17 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
         golden=(({"num_players": 2}, 0), ({"num_players": 3}, 1), ({"num_players": 4}, 2)),
         train_presets=("rattus",),
     ),
+    GameEntry(
+        name="cow_trade",
+        title="Koehandel cow trade",
+        heuristic="hiddenhand.agents.heuristics.cow_trade:CowTradeHeuristic",
+        player_counts=(2,),
+        default_players=2,
+        bench_players=(2,),
+        option_sets=({"money": [4, 6, 2, 2, 1, 0, 0], "hand_sizes": [5, 4], "stake": 2, "card_value": 40},),
+        golden=(({"num_players": 2}, 0), ({"num_players": 2, "money": [4, 6, 2, 2, 1, 0, 0], "hand_sizes": [5, 4],
+                                          "stake": 2, "card_value": 40}, 1)),
+    ),
 )}
 
 

@@ -14,8 +14,13 @@ import numpy as np
 from hiddenhand.envs.koehandel import actions as A
 from hiddenhand.envs.koehandel.cards import DENOMINATIONS, MONEY, NUM_ANIMALS, NUM_DENOMS, PEDIGREE, RAT
 from hiddenhand.envs.koehandel.money import legal_payments, value
+from hiddenhand.envs.koehandel.layout import (
+    AUCTION, DECK, GAME, OWN_HAND, PEDIGREE as PEDIGREE_BLOCK, PEDIGREES, RAT_POT, SEAT, SELECTION, TRADE,
+)
 from hiddenhand.envs.koehandel.observation import SEAT_FEATURES, KoehandelObserver
-from hiddenhand.envs.koehandel.records import CASH_BOUND, DIGEST_COLUMNS, UNSEEN_IN
+from hiddenhand.envs.koehandel.records import (
+    CASH_BOUND, DIGEST_COLUMNS, ROUND_OFFER, ROUND_OFFER_CARDS, ROUND_RESPONSE, TRADE_ROUNDS, UNSEEN_IN,
+)
 from hiddenhand.envs.koehandel.rules import KoehandelGame
 
 from ..base import Agent
@@ -97,10 +102,27 @@ class KoehandelHeuristic(Agent):
         self.prior_quartets = 8.0 / self.n  # quartets a player can still expect from a full deck
         self.deck_cards = 54 + (sum(cfg.two_player_deck_money()) - cfg.two_player_removed if self.n == 2 else 0)
         slot = layout.offset
-        self.GAME, self.HAND, self.DECK, self.SEATS = slot("game"), slot("own_hand"), slot("deck"), slot("seats")
-        self.AUCTION, self.PEDIGREE, self.POT = slot("auction"), slot("pedigree"), slot("rat_pot")
-        self.TRADE, self.SELECTION, self.LOOKED = slot("trade"), slot("selection"), slot("looked_card")
-        self.DIGEST = slot("digest")
+        self.HAND, self.SEATS, self.LOOKED, self.DIGEST = slot("own_hand"), slot("seats"), slot("looked_card"), slot("digest")
+
+        def cell(block: str, fields, name: str) -> int:  # where a named value of block 1 lies
+            return slot(block) + fields.at(name)
+
+        self.FINAL_PHASE, self.DONKEYS = cell("game", GAME, "final_phase"), cell("game", GAME, "donkeys")
+        self.DECK_CARDS, self.CASH = cell("game", GAME, "deck_cards"), cell("own_hand", OWN_HAND, "cash")
+        self.SPECIES_LEFT, self.TOP_BACK = cell("deck", DECK, "rooster_left"), cell("deck", DECK, "top_card_back")
+        self.PEDIGREES_LEFT = cell("deck", DECK, f"{PEDIGREES[0]}_left")
+        self.CARD_SPECIES, self.HIGH_BID = cell("auction", AUCTION, "species"), cell("auction", AUCTION, "high_bid")
+        self.OWN_RAISE = cell("auction", AUCTION, "own_raise")
+        self.PEDIGREE_WINNER = cell("pedigree", PEDIGREE_BLOCK, "winner_slot")
+        self.PEDIGREE_COUNT = cell("pedigree", PEDIGREE_BLOCK, "count")
+        self.LAID, self.OWN_LAID = cell("rat_pot", RAT_POT, "cards_laid_slot_0"), cell("rat_pot", RAT_POT, "own_laid_0")
+        self.SELECTED, self.TARGET = cell("selection", SELECTION, "selected_0"), cell("selection", SELECTION, "target")
+        self.TRADE_CHALLENGER, self.TRADE_CHALLENGED = (cell("trade", TRADE, "challenger_slot"),
+                                                         cell("trade", TRADE, "challenged_slot"))
+        self.TRADE_SPECIES, self.TRADE_STAKE = cell("trade", TRADE, "species"), cell("trade", TRADE, "stake")
+        self.TRADE_ROUND = cell("trade", TRADE, "round")
+        self.OFFER_CARDS = (cell("trade", TRADE, "round1_offer_cards"), cell("trade", TRADE, "round2_offer_cards"))
+        self.HELD, self.OWNED = SEAT.at("rooster"), SEAT.at(PEDIGREES[0])  # columns of a seat's row
         self.end = layout.slices["digest"].stop
         self.trade_rows, self.trade_shape = layout.slices["record_trades"], layout.shapes["record_trades"]
         self.handlers = {
@@ -125,6 +147,7 @@ class KoehandelHeuristic(Agent):
         self._rate: float | None = None
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        observation = observation.astype(np.int64)  # every value is an integer (float32 in the env)
         obs = observation[: self.end].tolist()
         self._observation, self._obs = observation, obs
         self._prospect_cache = {}
@@ -145,7 +168,7 @@ class KoehandelHeuristic(Agent):
         return obs[self.HAND: self.HAND + NUM_DENOMS]
 
     def _deck_size(self, obs: list[int]) -> int:
-        return obs[self.GAME + 4]
+        return obs[self.DECK_CARDS]
 
     def _estimated_cash(self, obs: list[int], slot: int) -> int:
         """A guess of an opponent's cash: its proven lower bound plus, by hand size, its share of the money
@@ -156,10 +179,10 @@ class KoehandelHeuristic(Agent):
             if self.n == 2:
                 self._cash_cache = [0, bounds[0] + MEAN_CARD * obs[rows[0] + UNSEEN_IN]]
             else:
-                donkeys = min(obs[self.GAME + 3], len(self.payouts))
+                donkeys = min(obs[self.DONKEYS], len(self.payouts))
                 total = self.n * (self.start_cash + sum(self.payouts[:donkeys]))
                 sizes = [obs[self._seat(obs, j)] for j in range(1, self.n)]
-                free = max(0, total - obs[self.HAND + 7] - sum(bounds))
+                free = max(0, total - obs[self.CASH] - sum(bounds))
                 self._cash_cache = [0] + [b + free * z // max(1, sum(sizes)) for b, z in zip(bounds, sizes)]
         return self._cash_cache[slot]
 
@@ -169,10 +192,11 @@ class KoehandelHeuristic(Agent):
         worth, cards = PRIOR_OFFER_CARDS * self._estimated_cash(obs, slot) / max(1, size), PRIOR_OFFER_CARDS
         rows = self._observation[self.trade_rows].reshape(self.trade_shape)
         for row in rows[(rows[:, 0] > 0) & (rows[:, 1] == slot)].tolist():
-            for b in (5, 23):  # R4 rounds (docs/koehandel_rules.md §12.5): response, C's card count, D's, C's composition
-                if row[b] and row[b + 3] >= 0:
-                    worth += sum(c * v for c, v in zip(row[b + 3: b + 10], DENOMINATIONS))
-                    cards += row[b + 1]
+            for b in TRADE_ROUNDS:  # R4 (docs/koehandel_rules.md §12.5): the rounds whose offer I saw
+                offer = row[b + ROUND_OFFER: b + ROUND_OFFER + NUM_DENOMS]
+                if row[b + ROUND_RESPONSE] and offer[0] >= 0:
+                    worth += sum(c * v for c, v in zip(offer, DENOMINATIONS))
+                    cards += row[b + ROUND_OFFER_CARDS]
         return worth / cards
 
     def _money_rate(self) -> float:
@@ -180,11 +204,11 @@ class KoehandelHeuristic(Agent):
         if self._rate is not None:
             return self._rate
         obs = self._obs
-        cash = obs[self.HAND + 7]
+        cash = obs[self.CASH]
         if self.n == 2:
             average = (cash + self._estimated_cash(obs, 1)) / 2
         else:
-            average = self.start_cash + sum(self.payouts[:min(obs[self.GAME + 3], len(self.payouts))])
+            average = self.start_cash + sum(self.payouts[:min(obs[self.DONKEYS], len(self.payouts))])
         self._rate = MONEY_PER_POINT * min(MAX_RICH, max(1.0, cash / max(1.0, average)) ** RICH_EXPONENT)
         return self._rate
 
@@ -201,10 +225,10 @@ class KoehandelHeuristic(Agent):
         if cached is not None:
             return cached
         seat = self._seat(obs, slot)
-        held = obs[seat + 1: seat + 1 + NUM_ANIMALS]
-        owned = obs[seat + 12: seat + 12 + NUM_ANIMALS]
-        deck = obs[self.DECK: self.DECK + NUM_ANIMALS]
-        pedigrees_left = obs[self.DECK + 11: self.DECK + 11 + NUM_ANIMALS]
+        held = obs[seat + self.HELD: seat + self.HELD + NUM_ANIMALS]
+        owned = obs[seat + self.OWNED: seat + self.OWNED + NUM_ANIMALS]
+        deck = obs[self.SPECIES_LEFT: self.SPECIES_LEFT + NUM_ANIMALS]
+        pedigrees_left = obs[self.PEDIGREES_LEFT: self.PEDIGREES_LEFT + NUM_ANIMALS]
         prior = self.prior_quartets * self._deck_size(obs) / self.deck_cards
         chances, weights = [], []
         quartets, worth = prior, prior * self.mean_value
@@ -236,8 +260,8 @@ class KoehandelHeuristic(Agent):
     def _holding(self, obs: list[int], slot: int, s: int) -> tuple[int, int]:
         """Cards of species ``s`` held by ``slot`` and by all other players."""
         seat = self._seat(obs, slot)
-        k = obs[seat + 1 + s]
-        total = sum(obs[self._seat(obs, j) + 1 + s] for j in range(self.n))
+        k = obs[seat + self.HELD + s]
+        total = sum(obs[self._seat(obs, j) + self.HELD + s] for j in range(self.n))
         return k, total - k
 
     def _gain(self, obs: list[int], slot: int, s: int) -> float:
@@ -258,7 +282,7 @@ class KoehandelHeuristic(Agent):
         mine = self._gain(obs, 0, s)
         if s == RAT:
             return mine
-        threat = max((self._gain(obs, j, s) for j in range(1, self.n) if obs[self._seat(obs, j) + 1 + s]),
+        threat = max((self._gain(obs, j, s) for j in range(1, self.n) if obs[self._seat(obs, j) + self.HELD + s]),
                      default=0.0)
         return mine + self.denial * threat
 
@@ -271,8 +295,8 @@ class KoehandelHeuristic(Agent):
         return self._money_rate() * (chances[s] * matched + (1 - chances[s]) * unmatched)
 
     def _spendable(self, obs: list[int], completes: bool) -> int:
-        cash = obs[self.HAND + 7]
-        return cash if completes or obs[self.GAME] else int(cash * (1 - RESERVE))
+        cash = obs[self.CASH]
+        return cash if completes or obs[self.FINAL_PHASE] else int(cash * (1 - RESERVE))
 
     def _jitter(self) -> float:
         return 1.0 + JITTER * (2 * self._rng.random() - 1)
@@ -331,11 +355,11 @@ class KoehandelHeuristic(Agent):
 
     def _best_trade(self, obs: list[int]) -> tuple[int, int, float]:
         """The best legal (TARGET action, offer value, expected gain) for a trade I start."""
-        mine = obs[self._seat(obs, 0) + 1: self._seat(obs, 0) + 12]
+        mine = obs[self._seat(obs, 0) + self.HELD: self._seat(obs, 0) + self.HELD + RAT + 1]
         best = (-1, 0, -1e9)
         for slot in range(1, self.n):
             seat = self._seat(obs, slot)
-            theirs = obs[seat + 1: seat + 12]
+            theirs = obs[seat + self.HELD: seat + self.HELD + RAT + 1]
             for s in range(RAT + 1):
                 if 0 < mine[s] < 4 and theirs[s]:
                     offer, score = self._plan_offer(obs, slot, s, 2 if mine[s] == theirs[s] == 2 else 1)
@@ -351,7 +375,7 @@ class KoehandelHeuristic(Agent):
         swing, gain = self._trade_swing(obs, slot, s, stake)
         loss = swing - gain
         their_cash = self._estimated_cash(obs, slot)
-        spend = self._spendable(obs, s != RAT and obs[self._seat(obs, 0) + 1 + s] + stake == 4)
+        spend = self._spendable(obs, s != RAT and obs[self._seat(obs, 0) + self.HELD + s] + stake == 4)
         best = (floor, -1e9)
         for target in {0, int(0.6 * swing), their_cash + 20}:
             offer = max(floor, min(spend, target) // 10 * 10)
@@ -363,14 +387,14 @@ class KoehandelHeuristic(Agent):
 
     # ------------------------------------------------------------------ animal auction
     def _bid(self, obs: list[int], legal: list[int]) -> int:
-        high, pending = obs[self.AUCTION + 2], obs[self.AUCTION + 5]
+        high, pending = obs[self.HIGH_BID], obs[self.OWN_RAISE]
         if not pending:
-            s = obs[self.AUCTION + 1]
-            k = obs[self._seat(obs, 0) + 1 + s]
+            s = obs[self.CARD_SPECIES]
+            k = obs[self._seat(obs, 0) + self.HELD + s]
             limit = self._card_value(obs, s) * self._jitter()
             limit = min(limit, self._spendable(obs, k == 3))
             if self.cash_limited:
-                limit = min(limit, obs[self.HAND + 7])
+                limit = min(limit, obs[self.CASH])
             if limit < high + 10:
                 return A.PASS
             self._bid_limit = high + 10
@@ -383,15 +407,15 @@ class KoehandelHeuristic(Agent):
     def _buy_right(self, obs: list[int], legal: list[int]) -> int:
         if not legal[A.BUY]:
             return A.DECLINE
-        high, s = obs[self.AUCTION + 2], obs[self.AUCTION + 1]
-        k = obs[self._seat(obs, 0) + 1 + s]
+        high, s = obs[self.HIGH_BID], obs[self.CARD_SPECIES]
+        k = obs[self._seat(obs, 0) + self.HELD + s]
         worth = self._card_value(obs, s)
         affordable = high <= self._spendable(obs, k == 3)
         return A.BUY if affordable and worth >= BUY_FACTOR * high else A.DECLINE
 
     def _pay(self, obs: list[int], legal: list[int]) -> int:
         """Pay the cheapest legal payment (fewest cards on a tie), largest cards first."""
-        hand, amount = self._hand(obs), obs[self.SELECTION + 7]
+        hand, amount = self._hand(obs), obs[self.TARGET]
         key = (tuple(hand), amount)
         if self._payments is None or self._payments[0] != key:
             options = legal_payments(hand, amount, self.payment_rule)
@@ -401,7 +425,7 @@ class KoehandelHeuristic(Agent):
 
     def _next_card(self, obs: list[int], legal: list[int], plan: list[int]) -> int:
         """The largest card of ``plan`` not yet selected, else DONE; the mask has the last word."""
-        selected = obs[self.SELECTION: self.SELECTION + NUM_DENOMS]
+        selected = obs[self.SELECTED: self.SELECTED + NUM_DENOMS]
         for d in range(NUM_DENOMS - 1, -1, -1):
             if plan[d] > selected[d] and legal[A.CARD + d]:
                 return A.CARD + d
@@ -411,7 +435,7 @@ class KoehandelHeuristic(Agent):
 
     # ------------------------------------------------------------------ pedigree auction
     def _commit(self, obs: list[int], legal: list[int]) -> int:
-        s = obs[self.AUCTION + 1]
+        s = obs[self.CARD_SPECIES]
         worth = self._pedigree_worth(obs, 0, s) * self._jitter()
         hand = self._hand(obs)
         best = 0
@@ -424,8 +448,8 @@ class KoehandelHeuristic(Agent):
     def _pedigree_buy_right(self, obs: list[int], legal: list[int]) -> int:
         if not legal[A.BUY]:
             return A.DECLINE
-        s, kstar = obs[self.AUCTION + 1], obs[self.PEDIGREE + 2]
-        winner = obs[self.PEDIGREE + 1]
+        s, kstar = obs[self.CARD_SPECIES], obs[self.PEDIGREE_COUNT]
+        winner = obs[self.PEDIGREE_WINNER]
         stake = kstar * 0.6 * self._card_worth(obs, winner) if winner > 0 else 0.0
         cost = cheapest_cost(self._hand(obs), kstar) + stake
         return A.BUY if self._pedigree_worth(obs, 0, s) >= 1.3 * cost else A.DECLINE
@@ -438,10 +462,10 @@ class KoehandelHeuristic(Agent):
         lay = next((d for d in range(NUM_DENOMS) if legal[A.LAY + d]), None)
         if lay is None:
             return A.TAKE
-        own = obs[self.POT + 6: self.POT + 6 + NUM_DENOMS]
+        own = obs[self.OWN_LAID: self.OWN_LAID + NUM_DENOMS]
         pot = sum(c * v for c, v in zip(own, DENOMINATIONS))
         for slot in range(1, self.n):
-            laid = obs[self.POT + slot]
+            laid = obs[self.LAID + slot]
             if laid:
                 pot += laid * min(50.0, 0.5 * self._card_worth(obs, slot))
         take = pot + self._gain(obs, 0, RAT)
@@ -449,13 +473,14 @@ class KoehandelHeuristic(Agent):
 
     # ------------------------------------------------------------------ cow trade
     def _offer(self, obs: list[int], legal: list[int]) -> int:
-        selected = obs[self.SELECTION: self.SELECTION + NUM_DENOMS]
+        selected = obs[self.SELECTED: self.SELECTED + NUM_DENOMS]
         if not any(selected) or self._plan is None:
             hand = self._hand(obs)
-            if self._trade_plan is not None and obs[self.TRADE + 4] == 1:
+            if self._trade_plan is not None and obs[self.TRADE_ROUND] == 1:
                 amount = self._trade_plan[1]
             else:  # round 2 after a tie, or a trade forced on me without a D1 choice
-                amount, _ = self._plan_offer(obs, obs[self.TRADE + 1], obs[self.TRADE + 2], obs[self.TRADE + 3])
+                amount, _ = self._plan_offer(obs, obs[self.TRADE_CHALLENGED], obs[self.TRADE_SPECIES],
+                                             obs[self.TRADE_STAKE])
             amount = int(max(0, amount) * self._jitter())
             amount -= amount % 10
             plan = cover(hand, amount) or list(hand)
@@ -478,16 +503,15 @@ class KoehandelHeuristic(Agent):
     def _counter_amount(self, obs: list[int]) -> int | None:
         """The counter-offer with the best expected gain against the challenger's offer, guessed from its
         card count, or None to accept."""
-        t = self.TRADE
-        challenger, s, stake, rnd = obs[t], obs[t + 2], obs[t + 3], obs[t + 4]
-        cards = obs[t + 10] if rnd == 2 else obs[t + 8]
+        challenger, s, stake = obs[self.TRADE_CHALLENGER], obs[self.TRADE_SPECIES], obs[self.TRADE_STAKE]
+        cards = obs[self.OFFER_CARDS[obs[self.TRADE_ROUND] - 1]]
         size = obs[self._seat(obs, challenger)] + cards
         guess = cards * self._offered_card_worth(obs, challenger, size) * self._jitter()
         low, high = 0.4 * guess, 1.6 * guess + 10  # the offer is taken as uniform between these
         swing, _ = self._trade_swing(obs, challenger, s, stake)
         hand = self._hand(obs)
         best, best_gain = None, 0.0
-        for target in {int(guess * f) + 10 for f in COUNTER_STEPS} | {obs[self.HAND + 7]}:
+        for target in {int(guess * f) + 10 for f in COUNTER_STEPS} | {obs[self.CASH]}:
             plan = cover(hand, target + -target % 10)
             if plan is None:
                 continue
@@ -498,7 +522,7 @@ class KoehandelHeuristic(Agent):
         return best
 
     def _counter(self, obs: list[int], legal: list[int]) -> int:
-        selected = obs[self.SELECTION: self.SELECTION + NUM_DENOMS]
+        selected = obs[self.SELECTED: self.SELECTED + NUM_DENOMS]
         if not any(selected) or self._plan is None:
             hand = self._hand(obs)
             amount = self._counter_value or self._counter_amount(obs) or 10
@@ -512,10 +536,10 @@ class KoehandelHeuristic(Agent):
         looked = obs[self.LOOKED]
         if self._deck_size(obs) == 0:
             return A.KEEP if self._swing(obs, looked) >= 0 else A.GIVE
-        if obs[self.DECK + 22] == 1:  # the next card is money
+        if obs[self.TOP_BACK] == 1:  # the next card is money
             expected = 2.0 * MEAN_CARD
         else:
-            deck = obs[self.DECK: self.DECK + 11 + NUM_ANIMALS]
+            deck = obs[self.SPECIES_LEFT: self.PEDIGREES_LEFT + NUM_ANIMALS]  # indexed by card code
             total = sum(deck)
             expected = sum(c * self._swing(obs, card) for card, c in enumerate(deck) if c) / total if total else 0.0
         return A.KEEP if self._swing(obs, looked) >= expected else A.GIVE

@@ -12,7 +12,6 @@ Rollouts run on the rules engine (``legal_mask`` and ``apply``); a rollout polic
 from __future__ import annotations
 
 import copy
-import math
 import random
 import time
 from operator import attrgetter
@@ -21,27 +20,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from hiddenhand.envs.core.game import Game, State
-from hiddenhand.envs.core.options import Choice, ConfigError, Int, Kind, Option, Optional, Options, check
+from hiddenhand.envs.core.options import Choice, ConfigError, Float, Int, Kind, Option, Optional, Options, check
 from hiddenhand.envs.core.rewards import score_margin_rewards, winner_rewards
 from hiddenhand.envs.registry import entry
 
 from ..base import Agent
-
-
-class Float(Kind):
-    """A real number in ``(low, high]`` (ints accepted, booleans not)."""
-
-    def __init__(self, low: float = 0.0, high: float = math.inf):
-        self.low, self.high = low, high
-        self.allowed = f"a number > {low}" + (f" and <= {high}" if high != math.inf else "")
-
-    def convert(self, value: Any) -> float:
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
-            raise ValueError
-        value = float(value)
-        if not (self.low < value <= self.high) or math.isnan(value):
-            raise ValueError
-        return value
 
 
 class Text(Kind):
@@ -70,7 +53,7 @@ REDEALS = Option("redeals", None, Optional(Int(1, 10_000_000)), "None: a new re-
                                                                 "of this many re-deals used in turn")
 
 COMMON_OPTIONS = [
-    Option("seconds", None, Optional(Float(0.0)), "time budget per move (overrides the iteration budget; "
+    Option("seconds", None, Optional(Float(0.0, above=True)), "time budget per move (overrides the iteration budget; "
                                                   "then moves are not reproducible)"),
     Option("rollout", "random", Text(), "rollout policy: random, heuristic, or a trained agent's name or file"),
     Option("horizon", None, Horizon(), "rollout depth in plies from the root, 'round', or None (to the end)"),
@@ -327,4 +310,4 @@ def _value(raw: str) -> Any:
     return raw
 
 
-__all__ = ["COMMON_OPTIONS", "REDEALS", "Float", "SearchAgent", "TreeSearchAgent", "check", "parse_spec"]
+__all__ = ["COMMON_OPTIONS", "REDEALS", "SearchAgent", "TreeSearchAgent", "check", "parse_spec"]

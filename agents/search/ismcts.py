@@ -24,9 +24,9 @@ from typing import ClassVar
 
 import numpy as np
 
-from hiddenhand.envs.core.options import Choice, Int, Option, Options
+from hiddenhand.envs.core.options import Choice, Float, Int, Option, Options
 
-from .common import COMMON_OPTIONS, REDEALS, Float, TreeSearchAgent
+from .common import COMMON_OPTIONS, REDEALS, TreeSearchAgent
 
 
 class Node:
@@ -46,7 +46,7 @@ class ISMCTSAgent(TreeSearchAgent):
     algorithm = "ismcts"
     OPTIONS: ClassVar[Options] = Options("ismcts", [
         Option("iterations", 200, Int(1, 10_000_000), "iterations per move (one determinization each)"),
-        Option("c", 0.4, Float(0.0), "UCB exploration constant (values are score margins / score_scale)"),
+        Option("c", 0.4, Float(0.0, above=True), "UCB exploration constant (values are score margins / score_scale)"),
         Option("opponents", "ucb", Choice("ucb", "policy"), "how the other seats choose inside the tree: 'ucb' "
                                                              "on their own values (SO-ISMCTS), or 'policy' by the "
                                                              "rollout policy (an opponent model)"),

@@ -27,10 +27,10 @@ from typing import ClassVar
 
 import numpy as np
 
-from hiddenhand.envs.core.options import Choice, ConfigError, Int, Option, Optional, Options
+from hiddenhand.envs.core.options import Choice, ConfigError, Float, Int, Option, Optional, Options
 from hiddenhand.envs.core.rewards import winner_rewards
 
-from .common import COMMON_OPTIONS, REDEALS, Float, Text, TreeSearchAgent
+from .common import COMMON_OPTIONS, REDEALS, Text, TreeSearchAgent
 
 
 class Node:

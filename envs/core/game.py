@@ -178,6 +178,11 @@ class Observer(ABC):
         that a copy would split) are never copied."""
         return type(self), (self.game,)
 
+    def rebuilt(self) -> Observer:
+        """A new observer like this one (same kind, same game), its caches empty."""
+        cls, args = self.__reduce__()[:2]
+        return cls(*args)
+
     def invalidate(self) -> None:
         """Forget any cached encoding. The core calls it whenever a state changes other than through
         ``apply`` (restore, set_position, determinize); an observer with caches overrides it."""

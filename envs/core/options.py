@@ -16,6 +16,7 @@ hiddenhand.envs.core.options.ConfigError: demo: rounds=0 is not allowed; allowed
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -53,6 +54,26 @@ class Int(Kind):
         value = int(value)
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high) \
                 or (self.multiple_of and value % self.multiple_of):
+            raise ValueError
+        return value
+
+
+class Float(Kind):
+    """A finite number (ints accepted, booleans never; NaN and infinities refused) within the bounds; ``low`` is
+    exclusive when ``above`` is true (``Float(0.0, above=True)``: a positive number)."""
+
+    def __init__(self, low: float | None = None, high: float | None = None, above: bool = False):
+        self.low, self.high, self.above = low, high, above
+        parts = ([f"> {low}" if above else f">= {low}"] if low is not None else []) + \
+            ([f"<= {high}"] if high is not None else [])
+        self.allowed = "a finite number" + (f" {' and '.join(parts)}" if parts else "")
+
+    def convert(self, value: Any) -> float:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise ValueError
+        value = float(value)
+        if not math.isfinite(value) or (self.high is not None and value > self.high) or (
+                self.low is not None and (value <= self.low if self.above else value < self.low)):
             raise ValueError
         return value
 

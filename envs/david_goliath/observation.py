@@ -51,8 +51,9 @@ class DavidGoliathObserver(Observer):
         # Per-seat public data twice over, so that rows [p, p + n) are seat p's rotated view.
         self._seat_rows = np.zeros((2 * n, SEAT_FEATURES), np.float32)
         self._not_taken = self._in_play.copy()  # cards in play that nobody has taken this round
-        self._tally_scale = np.array([1 / HAND_SIZE] * NUM_COLOURS + [1 / MAX_COLOUR_SCORE] * NUM_COLOURS
-                                     + [1 / SCORE_DIVISOR], np.float32)
+        # divided, not multiplied by reciprocals: the same float32 values as the reference's plain divisions
+        self._tally_divisors = np.array([HAND_SIZE] * NUM_COLOURS + [MAX_COLOUR_SCORE] * NUM_COLOURS
+                                        + [SCORE_DIVISOR], np.float32)
         self._cached: tuple[DavidGoliathState, int] | None = None
 
     @staticmethod
@@ -80,7 +81,7 @@ class DavidGoliathObserver(Observer):
             out[self._led + state.trick[0] // MAX_VALUE] = 1.0
         out[self._leader + (state.leader - player) % n] = 1.0
         out[self._dealer + (state.dealer - player) % n] = 1.0
-        if state.tricks_played < HAND_SIZE:
+        if state.tricks_played < state.game.hand_size:
             out[self._trick_number + state.tricks_played] = 1.0
         out[self._round] = state.round * self._per_round
         out[self._seats] = self._seat_block(state)[player:player + n].ravel()
@@ -112,8 +113,9 @@ class DavidGoliathObserver(Observer):
         return block
 
     def _seat_block(self, state: DavidGoliathState) -> np.ndarray:
-        """Seat rows of the current public data, rebuilt only when ``state.public_epoch`` moves."""
-        if self._cached is None or self._cached[0] is not state or self._cached[1] != state.public_epoch:
+        """Seat rows of the current public data, rebuilt when :func:`public_key` changes."""
+        key = public_key(state)
+        if self._cached is None or self._cached[0] is not state or self._cached[1] != key:
             n = self._n
             rows = self._seat_rows
             rows[:n, :NUM_CARDS] = state.taken
@@ -122,8 +124,15 @@ class DavidGoliathObserver(Observer):
             rows[:n, tallies:tallies + NUM_COLOURS] = state.taken_count
             rows[:n, tallies + NUM_COLOURS:-1] = state.colour_points
             rows[:self._players, -1] = state.totals  # DG-5: the dummy's row keeps 0
-            rows[:n, tallies:] *= self._tally_scale
+            rows[:n, tallies:] /= self._tally_divisors
             rows[n:] = rows[:n]
             self._not_taken = self._in_play - state.played
-            self._cached = (state, state.public_epoch)
+            self._cached = (state, key)
         return self._seat_rows
+
+
+def public_key(state: DavidGoliathState) -> tuple:
+    """What the seat rows depend on, read from the state itself (no counter to bump): taken cards, tallies,
+    points and totals change only when a trick is resolved (§3.4, §4), which moves ``tricks_played`` or
+    ``round``; voids (§6) are compared as they are."""
+    return state.round, state.tricks_played, state.voids.tobytes()

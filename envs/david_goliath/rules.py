@@ -31,7 +31,14 @@ OPTIONS = Options("david_goliath", [
     Option("card_features", False, Bool(), "add the card_features observation block"),
     Option("two_player_variant", None, Optional(Choice("dummy", "literal")),
            "two players only: 'dummy' (default; a random dummy third seat) or 'literal' (DG-5)"),
+    # a smaller deck, for exact analysis (hiddenhand.openspiel's tiny configurations): colours x max_value
+    # cards, every one dealt, hand_size to each table seat
+    Option("colours", NUM_COLOURS, Int(1, NUM_COLOURS), "colours in the deck (the first ones of RYGBP)"),
+    Option("max_value", None, Optional(Int(1, MAX_VALUE)), "values 1..max_value; None: 3 per table seat (§1)"),
+    Option("hand_size", HAND_SIZE, Int(1, HAND_SIZE), "cards dealt to each table seat, tricks per round (§1)"),
 ])
+#: The deck options and their defaults: ``config()`` lists them only when they differ (older snapshots load).
+DECK_DEFAULTS = {"colours": NUM_COLOURS, "max_value": None, "hand_size": HAND_SIZE}
 
 
 def resolve_trick(values: Sequence[int]) -> tuple[int, int]:
@@ -72,8 +79,14 @@ class DavidGoliathGame(Game):
         self.dummy: int | None = 2 if self.two_player_variant == "dummy" else None
         self.seats: int = 3 if self.dummy is not None else self.num_players
         self.rounds: int = self.num_players if resolved["rounds"] is None else resolved["rounds"]  # DG-4, DG-5
-        self.max_value = 3 * self.seats  # §1; DG-5: the dummy variant uses the 3-player deck
-        self.deck = np.array([card_id(c, v) for c in range(NUM_COLOURS) for v in range(1, self.max_value + 1)])
+        self.deck_options = {key: resolved[key] for key in DECK_DEFAULTS if resolved[key] != DECK_DEFAULTS[key]}
+        self.colours: int = resolved["colours"]
+        self.hand_size: int = resolved["hand_size"]
+        # §1; DG-5: the dummy variant uses the 3-player deck
+        self.max_value: int = 3 * self.seats if resolved["max_value"] is None else resolved["max_value"]
+        check_with(self.name, "hand_size", self.hand_size, lambda h: h * self.seats == self.colours * self.max_value,
+                   f"colours x max_value = {self.colours * self.max_value} cards shared by {self.seats} table seats")
+        self.deck = np.array([card_id(c, v) for c in range(self.colours) for v in range(1, self.max_value + 1)])
         self.in_play = np.zeros(NUM_CARDS, bool)
         self.in_play[self.deck] = True
 
@@ -83,13 +96,13 @@ class DavidGoliathGame(Game):
 
     @property
     def max_game_length(self) -> int:
-        return self.rounds * HAND_SIZE * self.num_players
+        return self.rounds * self.hand_size * self.num_players
 
     def config(self) -> dict[str, Any]:
         config = {"num_players": self.num_players, "rounds": self.rounds, "card_features": self.card_features}
         if self.num_players == 2:
             config["two_player_variant"] = self.two_player_variant
-        return config
+        return config | self.deck_options
 
     def invariants(self, state: DavidGoliathState) -> list[str]:
         """Every card of the deck in exactly one place, hand sizes, whose turn, voids, tallies and totals;
@@ -157,8 +170,6 @@ class DavidGoliathState(State):
         self.dealer = dealer
         self.leader = self.current_player = (dealer + 1) % game.num_players  # DG-3; DG-5: the non-dealer
         self.is_terminal = False
-        #: Bumped whenever public per-seat data (taken, voids, scores) changes; observers cache on it.
-        self.public_epoch = 0
         if rng is not None:
             self._deal(rng)
 
@@ -185,7 +196,6 @@ class DavidGoliathState(State):
             led = CARD_COLOUR[trick[0]]
             if colour != led and not self.voids[player, led]:
                 self.voids[player, led] = 1
-                self.public_epoch += 1
         trick.append(action)
         if len(trick) < self.game.seats:
             self.current_player = (player + 1) % self.game.seats
@@ -210,9 +220,8 @@ class DavidGoliathState(State):
             self._take(taker, card)
         self.trick = []
         self.tricks_played += 1
-        self.public_epoch += 1
         self.leader = self.current_player = winner  # DG-2: highest card leads the next trick
-        if self.tricks_played == HAND_SIZE:
+        if self.tricks_played == self.game.hand_size:
             self._end_round(rng)
         elif winner == self.game.dummy:
             self._dummy_plays(rng)  # DG-5: the dummy leads after taking a trick
@@ -245,7 +254,7 @@ class DavidGoliathState(State):
         n = self.game.seats  # DG-5: the dummy is dealt 15 cards too
         cards = rng.permutation(self.game.deck)
         self.hands.fill(0)
-        self.hands[np.repeat(np.arange(n), HAND_SIZE), cards] = 1
+        self.hands[np.repeat(np.arange(n), self.game.hand_size), cards] = 1
         self.colour_counts = self.hands.reshape(n, NUM_COLOURS, MAX_VALUE).sum(axis=2).tolist()
         self.taken.fill(0)
         self.taken_count.fill(0)
@@ -255,7 +264,6 @@ class DavidGoliathState(State):
         self.trick = []
         self.tricks_played = 0
         self.leader = self.current_player = (self.dealer + 1) % self.game.num_players  # DG-3 (DG-5: the non-dealer)
-        self.public_epoch += 1
 
     def clone(self) -> DavidGoliathState:
         """An independent copy (arrays and lists copied, the game shared), several times cheaper than
@@ -288,7 +296,7 @@ class DavidGoliathState(State):
         seat_name = [f"player_{seat}" if seat != self.game.dummy else "dummy" for seat in range(n)]
         lines = [
             f"round {min(self.round + 1, self.game.rounds)}/{self.game.rounds}  "
-            f"trick {min(self.tricks_played + 1, HAND_SIZE)}/{HAND_SIZE}  "
+            f"trick {min(self.tricks_played + 1, self.game.hand_size)}/{self.game.hand_size}  "
             f"dealer player_{self.dealer}  leader {seat_name[self.leader]}",
             "trick: " + (", ".join(f"{seat_name[(self.leader + k) % n]} {card_name(c)}"
                                    for k, c in enumerate(self.trick)) or "-"),

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .cards import COLOURS, HAND_SIZE, card_name
+from .cards import COLOURS, card_name
 from .rules import CARD_VALUE, DavidGoliathState, resolve_trick
 
 
@@ -43,7 +43,7 @@ def seat_view(state: DavidGoliathState, seat: int | None, memory: dict[str, Any]
     return {
         "kind": "david_goliath",
         "round": min(state.round + 1, game.rounds), "rounds": game.rounds,
-        "trick_number": min(state.tricks_played + 1, HAND_SIZE), "tricks": HAND_SIZE,
+        "trick_number": min(state.tricks_played + 1, game.hand_size), "tricks": game.hand_size,
         "dealer": state.dealer, "leader": state.leader,
         "trick": [{"seat": (state.leader + k) % n, "card": card_name(card)} for k, card in enumerate(state.trick)],
         "hand": _names(state.hands[seat]) if seat is not None else None,

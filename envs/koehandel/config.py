@@ -24,7 +24,7 @@ from .cards import DENOMINATIONS, NUM_ANIMALS, NUM_DENOMS, SPECIES_NAMES
 DATA_FILE = "games/koehandel.yaml"
 #: Far above any real deck; payments pack counts into 7 bits (``money.pack``).
 MAX_CARDS_PER_DENOMINATION = 127
-MAX_VALUE = 1_000_000  # quartet values, the pedigree value and the overbid cap stay far inside int32
+MAX_VALUE = 1_000_000  # quartet values, the pedigree value and the overbid cap: exact in float32 observations
 
 #: The game data file: key -> what it holds (besides ``species``, the names in card order); every key is
 #: required and checked, unknown keys are rejected.
@@ -65,6 +65,9 @@ def check_game_data(data: Any, source: str) -> None:
         check(source, key, data[key], kind)
     check_with(source, "donkey_payouts", data["donkey_payouts"], lambda v: all(p in DENOMINATIONS[1:] for p in v),
                f"4 denominations of {list(DENOMINATIONS[1:])}")
+    due = [2 * data["donkey_payouts"].count(worth) for worth in DENOMINATIONS]  # 2 players: both paid (K-A27)
+    check_with(source, "two_player_reserve", data["two_player_reserve"], lambda v: all(map(int.__ge__, v, due)),
+               f"at least {due} cards per denomination: both players receive each donkey payout")
 
 
 @lru_cache(maxsize=None)

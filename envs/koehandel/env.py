@@ -31,6 +31,14 @@ class KoehandelEnv(HiddenInfoAECEnv):
                 handle.write(json.dumps({**extra, **event}) + "\n")
         return len(self.events)
 
+    @property
+    def redeal_is_approximate(self) -> bool:
+        """Whether this env is a ``determinize`` copy drawn past the re-deal's work budget: it keeps every
+        public fact and the agent's observation, but the other seats' records of hidden payments were
+        drawn from the public record alone (docs/koehandel_rules.md Appendix C). The flag is part of the state
+        (and of its snapshot)."""
+        return self.state_.approximate
+
     def private_record(self, agent: str) -> dict[str, list[list[int]]]:
         """``agent``'s complete event record: the rows of every block-3 table (§12.5), in both
         observation modes, as plain lists (seats relative to ``agent``, −1 for unknown values)."""

@@ -24,7 +24,15 @@ DECISION_CODES = {None: 0, "decline": 1, "buy": 2}
 RESPONSE_CODES = {"accept": 1, "counter": 2}
 RESULT_CODES = {"challenger": 1, "challenged": 2, "tie": 3}
 TRADE_COLUMNS = 41
+#: R4 (cow trades): seq, challenger, challenged, species, stake, then per round from its column: the
+#: response, the offer's and the counter-offer's card counts, the offer and counter per denomination, the
+#: result (the rounds' columns are TRADE_ROUNDS; the offsets within a round are ROUND_*).
+ROUND_RESPONSE, ROUND_OFFER_CARDS, ROUND_COUNTER_CARDS, ROUND_OFFER = 0, 1, 2, 3
+TRADE_ROUNDS = (5, 5 + ROUND_OFFER + 2 * NUM_DENOMS + 1)
 COMPACT_ROWS = 16
+#: Every value of an observation stays at most this (float32 holds every integer up to 2**24 exactly):
+#: the digest's running card counts stop there (a game would need tens of thousands of turns to reach it).
+VALUE_CAP = 2**24 - 1
 
 
 def table_shapes(cfg: KoehandelConfig) -> dict[str, tuple[int, int]]:
@@ -65,7 +73,7 @@ class Memory:
     values at a time, and a memoryview does that at the speed of a list.
     """
 
-    def __init__(self, cfg: KoehandelConfig):
+    def __init__(self, cfg: KoehandelConfig, start_cash: list[int] | None = None):
         self.cfg = cfg
         self.n = n = cfg.num_players
         self.shapes = table_shapes(cfg)
@@ -77,10 +85,11 @@ class Memory:
         self.counts = dict.fromkeys(self.shapes, 0)
         # where the digest row of each seat begins in digest[viewer] (own seat: unused)
         self._starts = [[((seat - v) % n - 1) * DIGEST_COLUMNS for seat in range(n)] for v in range(n)]
-        start = sum(c * d for c, d in zip(cfg.start_hand(), DENOMINATIONS))
-        for row in self.digest:
+        if start_cash is None:  # everybody starts with the game's starting hand
+            start_cash = [_value(cfg.start_hand())] * n
+        for viewer, row in enumerate(self.digest):
             for slot in range(1, n):
-                row[slot * DIGEST_COLUMNS - 1] = start  # the cash bound of each opponent
+                row[slot * DIGEST_COLUMNS - 1] = start_cash[(viewer + slot) % n]  # each opponent's cash bound
         self.epoch = 0  # bumped on every change, for observation caches
 
     def _share(self, store: array) -> None:
@@ -125,12 +134,12 @@ class Memory:
             return
         row, b = self.digest[viewer], self._starts[viewer][seat]
         if counts is None:
-            row[b + UNSEEN_IN] += cards
+            row[b + UNSEEN_IN] = min(row[b + UNSEEN_IN] + cards, VALUE_CAP)
         else:
             for d, count in enumerate(counts, b + SEEN_IN):
                 if count:
-                    row[d] += count
-            row[b + CASH_BOUND] += worth
+                    row[d] = min(row[d] + count, VALUE_CAP)
+            row[b + CASH_BOUND] = min(row[b + CASH_BOUND] + worth, VALUE_CAP)
 
     def _leave(self, viewer: int, seat: int, counts: list[int] | None, cards: int, worth: int, most: int) -> None:
         """An outflow; unseen, it lowers the cash bound by the most it can be worth (``most``)."""
@@ -138,12 +147,12 @@ class Memory:
             return
         row, b = self.digest[viewer], self._starts[viewer][seat]
         if counts is None:
-            row[b + UNSEEN_OUT] += cards
+            row[b + UNSEEN_OUT] = min(row[b + UNSEEN_OUT] + cards, VALUE_CAP)
             row[b + CASH_BOUND] = max(row[b + CASH_BOUND] - most, 0)
         else:
             for d, count in enumerate(counts, b + SEEN_OUT):
                 if count:
-                    row[d] += count
+                    row[d] = min(row[d] + count, VALUE_CAP)
             row[b + CASH_BOUND] = max(row[b + CASH_BOUND] - worth, 0)
 
     def _prove(self, viewer: int, seat: int, amount: int) -> None:

@@ -14,13 +14,14 @@ from typing import Any
 
 import numpy as np
 
-from ..core.game import Game, SnapshotError, State
+from ..core.game import Game, State
 from . import actions as A
-from . import sampler
-from .cards import DENOMINATIONS, MONEY, NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, PEDIGREE, RAT, SPECIES_NAMES, card_name
+from . import checks, redeal
+from .cards import DENOMINATIONS, MONEY, NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, PEDIGREE, RAT
 from .config import KoehandelConfig
 from .money import auto_payment, contains, extensions, guarded_denominations, legal_payments, pack, value
-from .records import CASH_BOUND, DIGEST_COLUMNS, Memory
+from .position import position
+from .records import Memory
 from .render import render_state
 from .scoring import player_score
 
@@ -54,8 +55,8 @@ class KoehandelGame(Game):
 
     def invariants(self, state: KoehandelState) -> list[str]:
         """Conservation of money and cards, ranges, and a decision that the rules could have reached
-        (the right seat to act, with at least one legal action); see :func:`_problems`."""
-        return _problems(state)
+        (the right seat to act, with at least one legal action); see :func:`.checks.invariants`."""
+        return checks.invariants(state)
 
     def new_initial_state(self, rng: np.random.Generator) -> KoehandelState:
         state = KoehandelState(self)
@@ -63,9 +64,8 @@ class KoehandelGame(Game):
         return state
 
     def state_from_json(self, data: dict[str, Any]) -> KoehandelState:
-        state = KoehandelState(self)
-        state.load_json(data)
-        return state
+        """Every field checked, the event record walked against the position (:func:`.checks.parse_state`)."""
+        return checks.parse_state(self, KoehandelState(self), data)
 
     def action_to_string(self, action: int) -> str:
         return A.ACTION_NAMES[action]
@@ -93,205 +93,8 @@ class KoehandelGame(Game):
             raise ValueError(f"koehandel: {error}") from None
 
     def position(self, base: dict[str, Any], **spec: Any) -> dict[str, Any]:
-        """A turn's start set up for research and tests (``env.unwrapped.set_position(seed, **spec)``).
-
-        ``base`` is a freshly dealt state's data; whatever ``spec`` leaves out is taken from it. Keywords:
-
-        * ``deck``: the cards left in the deck, top card first, as codes or names (``"cow"``, ``"rat"``,
-          ``"pedigree cow"``, 2 players ``"money 50"``).
-        * ``top``: cards moved to the top of the deck, top card first (the rest keeps its order).
-        * ``holdings``: per seat (a list of N entries, or a dict seat -> entry; None keeps the seat's
-          holdings) either a dict name -> count (``{"cow": 3, "pedigree horse": 1}``) or a list of card
-          names or codes. Without ``deck``, the cards given to the seats are taken out of the dealt deck
-          (its order otherwise kept); with ``deck``, every animal, rat and pedigree card must be in the
-          deck or in a seat's holdings.
-        * ``hands`` (or its alias ``cash``): per seat (list or dict as above) the money cards, either a
-          dict denomination value -> count (``{50: 2, 10: 3}``) or a list of card values
-          (``[0, 10, 10, 50]``). Money moves from or to the bank (2 players: the unseen removed pile) so
-          that the game's money is conserved; a ``SnapshotError`` says so when that is impossible.
-        * ``turn_player``: the seat on turn (default: the dealt start player).
-        * ``donkeys``: donkeys revealed so far (default: the donkeys no longer in the deck).
-        * ``bank``: the bank per denomination (3-6 players; default: whatever conserves the money).
-
-        The position starts at the turn choice of ``turn_player`` with an empty event record; the hands
-        it gives are public knowledge then, as at a real deal (``start_hands``). With
-        ``auto_resolve_forced`` the first turn choice is shown even when it is forced.
-        """
-        unknown = sorted(set(spec) - {"deck", "top", "holdings", "hands", "cash", "turn_player", "donkeys", "bank"})
-        if unknown:
-            raise SnapshotError(f"koehandel: position has no keyword(s) {unknown}; keywords: deck, top, holdings, "
-                                f"hands (or cash), turn_player, donkeys, bank")
-        if "hands" in spec and "cash" in spec:
-            raise SnapshotError("koehandel: position takes hands or cash (the same keyword), not both")
-        n, cfg = self.num_players, self.cfg
-        data = copy.deepcopy(base)
-        fresh = KoehandelState(self)
-        fresh.load_json(data)  # types checked; the parts below replace the dealt ones
-        holdings, pedigree_owner = fresh.holdings, fresh.pedigree_owner
-        if "holdings" in spec:
-            for seat, entry in _per_seat(spec["holdings"], n, "holdings"):
-                holdings[seat] = [0] * NUM_SPECIES
-                for species in range(NUM_ANIMALS):
-                    if pedigree_owner[species] == seat:
-                        pedigree_owner[species] = -1
-                for card in _cards_of(entry, f"holdings[{seat}]"):
-                    if card >= MONEY:
-                        raise SnapshotError(f"koehandel: holdings[{seat}] names money card {card_name(card)!r}; "
-                                            f"money goes in hands")
-                    if card >= PEDIGREE:
-                        if pedigree_owner[card - PEDIGREE] >= 0:
-                            raise SnapshotError(f"koehandel: holdings give {card_name(card)!r} to two seats")
-                        pedigree_owner[card - PEDIGREE] = seat
-                    else:
-                        holdings[seat][card] += 1
-        if "deck" in spec:
-            deck = spec["deck"]
-            if not isinstance(deck, (list, tuple)):
-                raise SnapshotError(f"koehandel: position deck must be a list of cards, top first, got {deck!r}")
-            fresh.deck = _cards_of(list(deck), "deck")[::-1]
-            if n > 2 and any(card >= MONEY for card in fresh.deck):
-                raise SnapshotError("koehandel: position deck holds money cards, which only the 2-player deck has")
-        else:  # the held cards leave the dealt deck, the rest keeps its order
-            out = _red_counts(holdings, pedigree_owner)
-            kept = []
-            for card in reversed(fresh.deck):
-                if card < MONEY and out[card] > 0:
-                    out[card] -= 1
-                else:
-                    kept.append(card)
-            fresh.deck = kept[::-1]
-        if "top" in spec:
-            top = spec["top"]
-            if not isinstance(top, (list, tuple)):
-                raise SnapshotError(f"koehandel: position top must be a list of cards, top first, got {top!r}")
-            for card in _cards_of(list(top), "top")[::-1]:
-                if card not in fresh.deck:
-                    raise SnapshotError(f"koehandel: position top names {card_name(card)!r}, which is not in the deck")
-                fresh.deck.remove(card)
-                fresh.deck.append(card)
-        held, total = _red_counts(holdings, pedigree_owner), [0] * MONEY
-        for card in fresh.deck:
-            if card < MONEY:
-                total[card] += 1
-        wrong = [f"{card_name(c)} x{held[c] + total[c]}" for c in range(MONEY)
-                 if held[c] + total[c] != (4 if c <= RAT else 1)]
-        if wrong:
-            raise SnapshotError(f"koehandel: position holds the wrong number of cards (deck and holdings "
-                                f"together must hold 4 of each animal and rat and 1 of each pedigree): {', '.join(wrong)}")
-        if "hands" in spec or "cash" in spec:
-            for seat, entry in _per_seat(spec.get("hands", spec.get("cash")), n, "hands"):
-                fresh.hands[seat] = _money_of(entry, f"hands[{seat}]")
-        fresh.cash = [value(hand) for hand in fresh.hands]
-        fresh.sizes = [sum(hand) for hand in fresh.hands]
-        money = [sum(hand[d] for hand in fresh.hands) + fresh.removed[d] for d in range(NUM_DENOMS)]
-        for card in fresh.deck:
-            if card >= MONEY:
-                money[card - MONEY] += 1
-        if "bank" in spec:
-            if n == 2:
-                raise SnapshotError("koehandel: the 2-player game has no bank to set (its donkey reserve is fixed)")
-            fresh.bank = _money_of(spec["bank"], "bank")
-        elif n > 2:
-            fresh.bank = [have - used for have, used in zip(cfg.money_composition, money)]
-        if n == 2:  # the unseen removed pile balances the money
-            money = [m - r for m, r in zip(money, fresh.removed)]
-            fresh.removed = [have - used - b for have, used, b in zip(cfg.money_composition, money, fresh.bank)]
-            short = fresh.removed
-        else:
-            short = [have - used - b for have, used, b in zip(cfg.money_composition, money, fresh.bank)]
-            if "bank" in spec and any(short):
-                raise SnapshotError(f"koehandel: hands {[sum(h) for h in fresh.hands]} cards and bank {fresh.bank} do not "
-                                    f"add up to the money composition {list(cfg.money_composition)}")
-            short = fresh.bank
-        if any(k < 0 for k in short):
-            raise SnapshotError(f"koehandel: the hands need more money cards than the game has "
-                                f"(composition {list(cfg.money_composition)}; short by "
-                                f"{[max(-k, 0) for k in short]} per denomination)")
-        donkey = cfg.donkey_species
-        fresh.donkeys = spec.get("donkeys", 4 - fresh.deck.count(donkey))
-        turn_player = spec.get("turn_player", fresh.turn_player)
-        if not (isinstance(turn_player, int) and not isinstance(turn_player, bool) and 0 <= turn_player < n):
-            raise SnapshotError(f"koehandel: position turn_player={turn_player!r} is not a seat 0..{n - 1}")
-        fresh._clear_auction()
-        fresh._clear_trade()
-        fresh.looked = -1
-        fresh.event_start = []
-        fresh.events = []
-        fresh.is_terminal = fresh.is_truncated = False
-        fresh.turn_player = turn_player
-        fresh.turns = 1
-        fresh.start_hands = [list(hand) for hand in fresh.hands]
-        fresh._set(A.D_TURN, turn_player)
-        data = fresh.to_json()
-        for viewer, rows in enumerate(data["memory"]["digest"]):  # the cash bounds, as at a deal
-            for seat in range(n):
-                if seat != viewer:
-                    rows[(seat - viewer) % n - 1][CASH_BOUND] = fresh.cash[seat]
-        return data
-
-
-def _per_seat(entries: Any, n: int, what: str) -> list[tuple[int, Any]]:
-    """(seat, entry) pairs of a per-seat keyword: a list of N entries or a dict seat -> entry."""
-    if isinstance(entries, dict):
-        pairs = list(entries.items())
-    elif isinstance(entries, (list, tuple)) and len(entries) == n:
-        pairs = list(enumerate(entries))
-    else:
-        raise SnapshotError(f"koehandel: position {what} must be a list of {n} entries (one per seat) or a dict "
-                            f"seat -> entry, got {entries!r}")
-    for seat, _ in pairs:
-        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n):
-            raise SnapshotError(f"koehandel: position {what} names seat {seat!r}, not a seat 0..{n - 1}")
-    return [(seat, entry) for seat, entry in pairs if entry is not None]
-
-
-_CARD_CODES = {card_name(card): card for card in range(MONEY + NUM_DENOMS)}
-
-
-def _card_code(card: Any, where: str) -> int:
-    if isinstance(card, str) and card.strip().lower() in _CARD_CODES:
-        return _CARD_CODES[card.strip().lower()]
-    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < MONEY + NUM_DENOMS:
-        return card
-    raise SnapshotError(f"koehandel: position {where} names {card!r}, not a card (a code 0..{MONEY + NUM_DENOMS - 1} "
-                        f"or a name such as 'cow', 'rat', 'pedigree cow', 'money 50')")
-
-
-def _cards_of(entry: Any, where: str) -> list[int]:
-    """Card codes of a list of cards or a dict card -> count."""
-    if isinstance(entry, dict):
-        cards = []
-        for card, count in entry.items():
-            if not (isinstance(count, int) and not isinstance(count, bool) and 0 <= count <= 4):
-                raise SnapshotError(f"koehandel: position {where}[{card!r}]={count!r} is not a count 0..4")
-            cards += [_card_code(card, where)] * count
-        return cards
-    if isinstance(entry, (list, tuple)):
-        return [_card_code(card, where) for card in entry]
-    raise SnapshotError(f"koehandel: position {where} must be a list of cards or a dict card -> count, got {entry!r}")
-
-
-def _money_of(entry: Any, where: str) -> list[int]:
-    """Counts per denomination of a list of card values or a dict value -> count."""
-    counts = [0] * NUM_DENOMS
-    items = entry.items() if isinstance(entry, dict) else (
-        [(v, 1) for v in entry] if isinstance(entry, (list, tuple)) else None)
-    if items is None:
-        raise SnapshotError(f"koehandel: position {where} must be a list of card values or a dict value -> count, "
-                            f"got {entry!r}")
-    for worth, count in items:
-        if worth not in DENOMINATIONS or isinstance(worth, bool) or not (
-                isinstance(count, int) and not isinstance(count, bool) and count >= 0):
-            raise SnapshotError(f"koehandel: position {where} has {count!r} card(s) of {worth!r}; values are "
-                                f"{list(DENOMINATIONS)}, counts ints >= 0")
-        counts[DENOMINATIONS.index(worth)] += count
-    return counts
-
-
-def _red_counts(holdings: list[list[int]], pedigree_owner: list[int]) -> list[int]:
-    """Animal and rat cards per species and pedigree cards per card code (0..20) held by the seats."""
-    counts = [sum(h[s] for h in holdings) for s in range(NUM_SPECIES)]
-    return counts + [int(owner >= 0) for owner in pedigree_owner]
+        """A turn's start set up from keywords (``env.unwrapped.set_position``; :func:`.position.position`)."""
+        return position(self, base, spec)
 
 
 # Fields of the state, all plain JSON data; ``to_json`` copies exactly these.
@@ -315,6 +118,7 @@ class KoehandelState(State):
         self.n = game.num_players
         self.memory = Memory(self.cfg)
         self._fitting: tuple[list | None, int, list[int]] = (None, 0, [])  # see _payment_choices
+        self.approximate = False  # a re-dealt copy drawn past the work budget (fallback.py)
 
     # ------------------------------------------------------------------ setup (§2)
     def setup(self, rng: np.random.Generator) -> None:
@@ -852,9 +656,11 @@ class KoehandelState(State):
             self._set(A.D_COUNTER, d)
             return
         offer = self.offers[0]  # accepting makes C the winner, in a rat trade too (K-A25)
+        forced = not self.can_offer(d)  # D had no counter-offer to make (before the offer reaches him)
         self._move(offer, None, d)
-        self.rounds.append({"response": "accept", "forced": not self.can_offer(d), "offer": offer, "counter": None, "offer_cards": sum(offer),
-                            "counter_cards": 0, "values": [value(offer), None], "result": "challenger"})
+        self.rounds.append({"response": "accept", "forced": forced, "offer": offer, "counter": None,
+                            "offer_cards": sum(offer), "counter_cards": 0, "values": [value(offer), None],
+                            "result": "challenger"})
         self._finish_trade(c)
 
     def _counter_laid(self, chosen: list[int]) -> None:
@@ -935,15 +741,9 @@ class KoehandelState(State):
     def to_json(self) -> dict[str, Any]:
         data = {name: copy.deepcopy(getattr(self, name)) for name in _FIELDS}
         data["memory"] = self.memory.to_json()
+        if self.approximate:  # its walk leaves out money against the hands (checks.parse_state)
+            data["approximate"] = True
         return data
-
-    def load_json(self, data: dict[str, Any]) -> None:
-        """Set this (new) state from ``to_json`` data; :class:`SnapshotError` naming the first field of
-        the wrong type or out of range, before anything is set (the rules are :func:`_problems`)."""
-        _check_data(data, self.n, self.memory)
-        for name in _FIELDS:
-            setattr(self, name, copy.deepcopy(data[name]))
-        self.memory.load_json(data["memory"])
 
     def clone(self) -> KoehandelState:
         """An independent copy, several times cheaper than ``copy.deepcopy``: the fields the rules change
@@ -963,7 +763,7 @@ class KoehandelState(State):
         return new
 
     def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
-        sampler.resample_hidden(self, player, rng)
+        redeal.resample_hidden(self, player, rng)
 
     def render(self, viewer: int | None = None) -> str:
         return render_state(self, viewer)
@@ -977,325 +777,3 @@ _FLAT_FIELDS = (
 )
 _NESTED_FIELDS = ("hands", "holdings", "start_hands", "bids", "commit_rounds", "pot", "options", "offers")
 
-# ---------------------------------------------------------------------------- loading: types and ranges
-INT32_MAX = 2**31 - 1  # observations are int32: no loaded value may exceed it
-
-
-def _is_int(x: Any, low: int | None = None, high: int | None = None) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and (low is None or x >= low) and \
-        x <= (INT32_MAX if high is None else high)
-
-
-def _ints(x: Any, length: int | None, low: int | None = None, high: int | None = None) -> bool:
-    return isinstance(x, list) and (length is None or len(x) == length) and all(_is_int(v, low, high) for v in x)
-
-
-def _check_data(data: Any, n: int, memory: Memory) -> None:
-    """:class:`SnapshotError` naming the first field of ``data`` (``to_json`` of an ``n``-player state)
-    that is missing, of the wrong type or out of range."""
-    if not isinstance(data, dict):
-        raise SnapshotError(f"koehandel: state data must be a dict, got {type(data).__name__}")
-    missing = [name for name in (*_FIELDS, "memory") if name not in data]
-    if missing:
-        raise SnapshotError(f"koehandel: state data lacks {missing}")
-    unknown = sorted(set(data) - {*_FIELDS, "memory"})
-    if unknown:
-        raise SnapshotError(f"koehandel: state data has unknown field(s) {unknown}")
-    seat, seat_or_none = (0, n - 1), (-1, n - 1)
-    cap = 127  # money cards of one denomination (config.MAX_CARDS_PER_DENOMINATION)
-    hand = lambda x: _ints(x, NUM_DENOMS, 0, cap)  # noqa: E731
-    seats = lambda x: _ints(x, None, *seat) and len(set(x)) == len(x)  # noqa: E731
-    commit = lambda x: x is None or _is_int(x, 0, A.MAX_SLAP)  # noqa: E731
-    checks = {
-        "hands": (lambda x: isinstance(x, list) and len(x) == n and all(map(hand, x)),
-                  f"{n} lists of {NUM_DENOMS} card counts 0..{cap}"),
-        "start_hands": (lambda x: isinstance(x, list) and len(x) == n and all(map(hand, x)),
-                        f"{n} lists of {NUM_DENOMS} card counts 0..{cap}"),
-        "cash": (lambda x: _ints(x, n, 0), f"{n} ints >= 0"),
-        "sizes": (lambda x: _ints(x, n, 0), f"{n} ints >= 0"),
-        "holdings": (lambda x: isinstance(x, list) and len(x) == n and all(_ints(h, NUM_SPECIES, 0, 4) for h in x),
-                     f"{n} lists of {NUM_SPECIES} counts 0..4"),
-        "pedigree_owner": (lambda x: _ints(x, NUM_ANIMALS, *seat_or_none), f"{NUM_ANIMALS} seats or -1"),
-        "deck": (lambda x: _ints(x, None, 0, MONEY + NUM_DENOMS - 1 if n == 2 else MONEY - 1),
-                 f"a list of card codes 0..{MONEY + NUM_DENOMS - 1 if n == 2 else MONEY - 1}"),
-        "bank": (hand, f"{NUM_DENOMS} card counts 0..{cap}"),
-        "removed": (hand, f"{NUM_DENOMS} card counts 0..{cap}"),
-        "donkeys": (lambda x: _is_int(x, 0, 4), "an int 0..4"),
-        "turns": (lambda x: _is_int(x, 0), "an int >= 0"),
-        "turn_player": (lambda x: _is_int(x, *seat), f"a seat 0..{n - 1}"),
-        "decision": (lambda x: _is_int(x, 0, A.D_DISTRIBUTE), f"a decision id 0..{A.D_DISTRIBUTE}"),
-        "current_player": (lambda x: _is_int(x, *seat), f"a seat 0..{n - 1}"),
-        "is_terminal": (lambda x: isinstance(x, bool), "a bool"),
-        "is_truncated": (lambda x: isinstance(x, bool), "a bool"),
-        "version": (lambda x: _is_int(x, 0), "an int >= 0"),
-        "seq": (lambda x: _is_int(x, 0), "an int >= 0"),
-        "events": (lambda x: isinstance(x, list) and all(isinstance(e, dict) for e in x), "a list of dicts"),
-        "card": (lambda x: _is_int(x, -1, MONEY + NUM_DENOMS - 1), f"a card code or -1"),
-        "auctioneer": (lambda x: _is_int(x, *seat_or_none), f"a seat or -1"),
-        "excluded": (seats, "distinct seats"),
-        "bidders": (seats, "distinct seats"),
-        "high": (lambda x: _is_int(x, 0), "an int >= 0"),
-        "high_bidder": (lambda x: _is_int(x, *seat_or_none), "a seat or -1"),
-        "passes": (lambda x: _is_int(x, 0, n), f"an int 0..{n}"),
-        "pending": (lambda x: _is_int(x, 0), "an int >= 0"),
-        "max_bid": (lambda x: _ints(x, n, 0), f"{n} ints >= 0"),
-        "bids": (lambda x: isinstance(x, list) and all(_ints(b, 2, 0) and b[0] < n for b in x), "[seat, level] pairs"),
-        "defaults": (lambda x: isinstance(x, list) and all(isinstance(d, dict) for d in x), "a list of dicts"),
-        "commits": (lambda x: isinstance(x, list) and len(x) == n and all(map(commit, x)),
-                    f"{n} commitments (None or 0..{A.MAX_SLAP})"),
-        "commit_rounds": (lambda x: isinstance(x, list) and all(
-            isinstance(r, list) and len(r) == n and all(map(commit, r)) for r in x), "a list of commitment lists"),
-        "queue": (seats, "distinct seats"),
-        "kstar": (lambda x: _is_int(x, 0, A.MAX_SLAP), f"an int 0..{A.MAX_SLAP}"),
-        "tied": (seats, "distinct seats"),
-        "winner": (lambda x: _is_int(x, *seat_or_none), "a seat or -1"),
-        "stake": (hand, f"{NUM_DENOMS} card counts"),
-        "pot": (lambda x: isinstance(x, list) and all(_ints(p, 2, 0) and p[0] < n and p[1] < NUM_DENOMS for p in x),
-                "[seat, denomination index] pairs"),
-        "payer": (lambda x: _is_int(x, *seat_or_none), "a seat or -1"),
-        "payee": (lambda x: _is_int(x, *seat_or_none), "a seat or -1"),
-        "amount": (lambda x: _is_int(x, 0), "an int >= 0"),
-        "options": (lambda x: isinstance(x, list) and all(map(hand, x)), "a list of payments (7 counts each)"),
-        "selection": (hand, f"{NUM_DENOMS} card counts"),
-        "challenger": (lambda x: _is_int(x, *seat_or_none), "a seat or -1"),
-        "challenged": (lambda x: _is_int(x, *seat_or_none), "a seat or -1"),
-        "species": (lambda x: _is_int(x, -1, RAT), f"a species 0..{RAT} or -1"),
-        "trade_stake": (lambda x: _is_int(x, 0, 2), "an int 0..2"),
-        "trade_round": (lambda x: _is_int(x, 0, 2), "an int 0..2"),
-        "offers": (lambda x: isinstance(x, list) and len(x) == 2 and all(map(hand, x)), "2 lists of 7 card counts"),
-        "rounds": (lambda x: isinstance(x, list) and len(x) <= 2 and all(isinstance(r, dict) for r in x),
-                   "at most 2 dicts"),
-        "looked": (lambda x: _is_int(x, -1, MONEY + NUM_DENOMS - 1), "a card code or -1"),
-        "event_start": (lambda x: _ints(x, None, 0) and len(x) in (0, n), f"0 or {n} ints >= 0"),
-        "payout": (lambda x: _is_int(x, 0), "an int >= 0"),
-    }
-    for name, (test, allowed) in checks.items():
-        if not test(data[name]):
-            raise SnapshotError(f"koehandel: state {name}={_short(data[name])} is not allowed; expected {allowed}")
-    _check_memory(data["memory"], n, memory)
-
-
-def _check_memory(data: Any, n: int, memory: Memory) -> None:
-    def fail(problem: str) -> SnapshotError:
-        return SnapshotError(f"koehandel: state memory {problem}")
-
-    if not isinstance(data, dict) or sorted(data) != ["counts", "digest", "epoch", "tables"]:
-        raise fail("must be a dict of counts, digest, epoch and tables")
-    counts, tables = data["counts"], data["tables"]
-    if not isinstance(counts, dict) or sorted(counts) != sorted(memory.shapes):
-        raise fail(f"counts must name the tables {sorted(memory.shapes)}")
-    if not isinstance(tables, dict) or sorted(tables) != sorted(memory.shapes):
-        raise fail(f"tables must name the tables {sorted(memory.shapes)}")
-    for name, (rows, columns) in memory.shapes.items():
-        count = counts[name]
-        if not _is_int(count, 0, rows):
-            raise fail(f"counts[{name!r}]={count!r} is not an int 0..{rows}")
-        table = tables[name]
-        if not (isinstance(table, list) and len(table) == n and all(
-                isinstance(seat, list) and len(seat) == count and all(_ints(row, columns) for row in seat)
-                for seat in table)):
-            raise fail(f"tables[{name!r}] must hold {n} lists of {count} rows of {columns} ints")
-    digest = data["digest"]
-    if not (isinstance(digest, list) and len(digest) == n and all(
-            isinstance(rows, list) and len(rows) == len(memory.digest[0]) // DIGEST_COLUMNS
-            and all(_ints(row, DIGEST_COLUMNS) for row in rows) for rows in digest)):
-        raise fail(f"digest must hold {n} lists of {len(memory.digest[0]) // DIGEST_COLUMNS} rows of "
-                   f"{DIGEST_COLUMNS} ints")
-    if not _is_int(data["epoch"], 0):
-        raise fail(f"epoch={data['epoch']!r} is not an int >= 0")
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-# ---------------------------------------------------------------------------- invariants
-#: The kind of card each auction decision needs on the block.
-_ANIMAL_DECISIONS = (A.D_BID, A.D_BUYRIGHT, A.D_PAY)
-_PEDIGREE_DECISIONS = (A.D_COMMIT, A.D_STAKE, A.D_PED_BUYRIGHT, A.D_PED_CARDS)
-_TRADE_DECISIONS = (A.D_OFFER, A.D_RESPONSE, A.D_COUNTER)
-_SELECTIONS = (A.D_PAY, A.D_STAKE, A.D_PED_CARDS, A.D_OFFER, A.D_COUNTER)
-
-
-def _problems(s: KoehandelState) -> list[str]:
-    """What is wrong with ``s``: conservation of money and cards, holdings, ranges, and the pending
-    decision (the right seat, consistent with the auction or trade in progress, some legal action).
-    Checks that build on others stop at the first group that fails."""
-    n, cfg = s.n, s.cfg
-    seats = range(n)
-    problems = []
-    # ranges the rest relies on (a state from to_json data already has them)
-    if not (0 <= s.current_player < n and 0 <= s.turn_player < n and 0 <= s.decision <= A.D_DISTRIBUTE):
-        return [f"current_player {s.current_player}, turn_player {s.turn_player} or decision {s.decision} "
-                f"out of range"]
-    # money: every hand matches its cash and size; all money cards are somewhere
-    for p in seats:
-        if any(k < 0 for k in s.hands[p]):
-            problems.append(f"hands[{p}] has a negative count {s.hands[p]}")
-        if s.cash[p] != value(s.hands[p]) or s.sizes[p] != sum(s.hands[p]):
-            problems.append(f"cash[{p}]={s.cash[p]} and sizes[{p}]={s.sizes[p]} do not match hands[{p}]={s.hands[p]}")
-    money = [sum(s.hands[p][d] for p in seats) + s.bank[d] + s.removed[d] + s.stake[d] + s.offers[0][d]
-             + s.offers[1][d] for d in range(NUM_DENOMS)]
-    for _, d in s.pot:
-        money[d] += 1
-    for card in s.deck + ([s.looked] if s.looked >= 0 else []):
-        if card >= MONEY:
-            money[card - MONEY] += 1
-    if money != list(cfg.money_composition):
-        problems.append(f"money cards per denomination {money} (hands, bank, removed, deck, pot, stake and "
-                        f"offers) are not the composition {list(cfg.money_composition)}")
-    # red cards: 4 of each animal and rat, 1 of each pedigree, each in one place
-    held = _red_counts(s.holdings, s.pedigree_owner)
-    deck = [0] * MONEY
-    for card in s.deck:
-        if card < MONEY:
-            deck[card] += 1
-    block = s.card if 0 <= s.card < MONEY else -1
-    for card in range(MONEY):
-        have = held[card] + deck[card] + (block == card)
-        if have != (4 if card <= RAT else 1):
-            problems.append(f"{card_name(card)}: {have} cards (held {held[card]}, in the deck {deck[card]}, "
-                            f"on the block {int(block == card)}); the game has {4 if card <= RAT else 1}")
-    if n > 2 and any(card >= MONEY for card in s.deck):
-        problems.append("the deck holds money cards (only the 2-player deck has them)")
-    if s.donkeys != 4 - s.deck.count(cfg.donkey_species) - (s.n == 2 and s.looked == cfg.donkey_species):
-        problems.append(f"donkeys={s.donkeys} but {s.deck.count(cfg.donkey_species)} donkeys are in the deck")
-    if not 0 <= s.turns <= cfg.max_turns:
-        problems.append(f"turns={s.turns} is outside 0..max_turns={cfg.max_turns}")
-    if problems:
-        return problems
-    return _decision_problems(s)
-
-
-def _decision_problems(s: KoehandelState) -> list[str]:
-    """The pending decision against the auction or trade in progress (conservation already holds)."""
-    n, cfg, p, decision = s.n, s.cfg, s.current_player, s.decision
-    name = A.DECISION_NAMES.get(decision, "none")
-    if s.is_terminal:
-        if decision:
-            return [f"a finished game has decision {decision} ({name}) pending"]
-        if s.is_truncated:
-            return [] if s.turns >= cfg.max_turns else [f"truncated after {s.turns} of max_turns={cfg.max_turns} turns"]
-        return [] if not s.deck and s.all_complete() else ["the game ended with cards in the deck or incomplete species"]
-    if s.is_truncated:
-        return ["is_truncated without is_terminal"]
-    if not decision:
-        return ["a running game has no decision pending"]
-    if s.turns < 1:
-        return ["a running game is in turn 0"]
-
-    def bad(problem: str) -> list[str]:
-        return [f"decision {decision} ({name}) by seat {p}: {problem}"]
-
-    auction = decision in _ANIMAL_DECISIONS or decision in _PEDIGREE_DECISIONS or decision == A.D_RAT
-    if auction != (s.auctioneer >= 0):
-        return bad(f"auctioneer={s.auctioneer} does not fit the decision")
-    if auction and s.auctioneer != s.turn_player:
-        return bad(f"the auctioneer {s.auctioneer} is not the player on turn {s.turn_player}")
-    if (decision in _TRADE_DECISIONS) != (s.challenger >= 0):
-        return bad(f"challenger={s.challenger} does not fit the decision")
-    if decision not in _SELECTIONS and any(s.selection):
-        return bad(f"a selection {s.selection} is under way outside a card selection")
-    if decision != A.D_BID and s.pending:
-        return bad(f"a raise of {s.pending} is being built outside a bid")
-    if decision != A.D_RAT and s.pot:
-        return bad("a rat pot lies on the table outside a rat auction")
-    if decision not in (A.D_PED_BUYRIGHT, A.D_PED_CARDS) and any(s.stake):
-        return bad("a pedigree stake lies on the table outside the pedigree buy-right")
-    if decision not in (A.D_RESPONSE, A.D_COUNTER) and any(s.offers[0]) or any(s.offers[1]):
-        return bad("an offer lies on the table outside the answer to it")
-    if (decision == A.D_DISTRIBUTE) != (s.looked >= 0):
-        return bad(f"looked={s.looked} does not fit the decision")
-    card = s.card
-    if decision in _ANIMAL_DECISIONS and not 0 <= card < NUM_ANIMALS \
-            or decision in _PEDIGREE_DECISIONS and not PEDIGREE <= card < MONEY \
-            or decision == A.D_RAT and card != RAT \
-            or decision == A.D_DISTRIBUTE and card != s.looked \
-            or not auction and decision != A.D_DISTRIBUTE and card != -1:
-        return bad(f"card {card} does not fit the decision")
-    if any(k > h for k, h in zip(s.selection, s.hands[p])):
-        return bad(f"the selection {s.selection} is not in the hand {s.hands[p]}")
-    problem = _who_acts(s, decision, p)
-    if problem:
-        return bad(problem)
-    if not s._legal():
-        return bad("no legal action")
-    return []
-
-
-def _who_acts(s: KoehandelState, decision: int, p: int) -> str | None:
-    """Why seat ``p`` may not take ``decision`` here (None if it may)."""
-    n, cfg = s.n, s.cfg
-    if decision in (A.D_TURN, A.D_TARGET, A.D_FOLLOWUP, A.D_DISTRIBUTE) and p != s.turn_player:
-        return f"the player on turn is {s.turn_player}"
-    if decision == A.D_TURN and not s.deck and not s.has_trade(p):
-        return "the deck is empty and the player has no trade (he would have been skipped)"
-    if decision == A.D_TARGET and not s.has_trade(p):
-        return "the player has no trade"
-    if decision == A.D_FOLLOWUP and not (cfg.super_koehandel and s.deck):
-        return "a follow-up auction needs super_koehandel and cards in the deck"
-    if decision == A.D_DISTRIBUTE and n != 2:
-        return "only the 2-player game distributes"
-    if decision in (A.D_BID, A.D_BUYRIGHT, A.D_PAY, A.D_COMMIT, A.D_STAKE, A.D_PED_BUYRIGHT, A.D_PED_CARDS,
-                    A.D_RAT) and n == 2:
-        return "the 2-player game holds no auctions"
-    a = s.auctioneer
-    if decision == A.D_BID:
-        if p == a or p in s.excluded or p not in s.bidders or p == s.high_bidder:
-            return f"the seat is not a bidder to ask (bidders {s.bidders}, high bidder {s.high_bidder})"
-        if a in s.bidders or any(q in s.excluded for q in s.bidders):
-            return f"bidders {s.bidders} include the auctioneer or an excluded seat"
-        if s.high_bidder >= 0 and (s.high_bidder == a or s.high_bidder in s.excluded):
-            return f"high bidder {s.high_bidder} may not bid"
-        if s.high % 10 or s.pending % 10 or s.high + s.pending > max(s.bid_limit(p), s.high):
-            return f"bid {s.high} + raise {s.pending} is not a reachable bid"
-        w = s.high_bidder
-        after = a if w < 0 else w
-        order = sorted((q for q in s.bidders if q != w), key=lambda q: (q - after) % n)
-        asked = 0 if cfg.pass_is_final else s.passes
-        if asked >= len(order) or order[asked] != p:
-            return f"after {s.passes} passes since the last bid the seat to ask is not {p} (bidders {s.bidders})"
-    elif decision == A.D_BUYRIGHT:
-        if p != a or s.high_bidder < 0 or s.high_bidder == a or s.high <= 0:
-            return f"the buy-right is the auctioneer's after a bid (high {s.high} by {s.high_bidder})"
-    elif decision == A.D_PAY:
-        if {s.payer, s.payee} != {a, s.high_bidder} or p != s.payer or s.amount != s.high:
-            return f"payer {s.payer} pays {s.amount} to {s.payee}, not the sale of {s.high} between {a} and {s.high_bidder}"
-        payments = [list(f) for f in legal_payments(s.hands[p], s.amount, cfg.payment_rule)]
-        if s.options != payments or not payments:
-            return "the payment options are not the legal payments of the payer's hand"
-        if not any(all(k <= f for k, f in zip(s.selection, option)) for option in payments):
-            return f"the selection {s.selection} is part of no legal payment"
-    elif decision == A.D_RAT:
-        if p != (s.left(s.pot[-1][0]) if s.pot else s.left(a)):
-            return "the seat to the left of the last to lay (or of the auctioneer) answers the rat pot"
-    elif decision == A.D_RAT:
-        if p != (s.left(s.pot[-1][0]) if s.pot else s.left(a)):
-            return "the seat to the left of the last to lay (or of the auctioneer) answers the rat pot"
-    elif decision == A.D_COMMIT:
-        if p not in s.queue or p == a or s.commits[p] is not None or any(
-                s.commits[q] is None for q in s.queue[:s.queue.index(p)]) or a in s.queue:
-            return f"the seat is not the next to commit (queue {s.queue}, commitments {s.commits})"
-    elif decision in (A.D_STAKE, A.D_PED_BUYRIGHT, A.D_PED_CARDS):
-        w, k = s.winner, s.kstar
-        if w < 0 or w == a or k < 1 or (decision == A.D_STAKE) != (p == w) or (decision != A.D_STAKE) != (p == a):
-            return f"winner {w} at k*={k} with auctioneer {a} do not fit"
-        if decision == A.D_STAKE and not sum(s.selection) < k <= s.sizes[w]:
-            return f"the winner holds {s.sizes[w]} cards, has chosen {sum(s.selection)}, for k*={k}"
-        if decision != A.D_STAKE and sum(s.stake) != k:
-            return f"the stake {s.stake} is not k*={k} cards"
-        if decision == A.D_PED_CARDS and not sum(s.selection) < k <= s.sizes[a]:
-            return f"the auctioneer holds {s.sizes[a]} cards, has chosen {sum(s.selection)}, for k*={k}"
-    elif decision in _TRADE_DECISIONS:
-        c, d, sp = s.challenger, s.challenged, s.species
-        if c != s.turn_player or not 0 <= d < n or d == c or not 0 <= sp <= RAT:
-            return f"the trade of {sp} between {c} and {d} is not the turn player's"
-        if not (0 < s.holdings[c][sp] < 4 and 0 < s.holdings[d][sp] < 4):
-            return f"the traders hold {s.holdings[c][sp]} and {s.holdings[d][sp]} of species {sp}"
-        both_two = s.holdings[c][sp] == 2 and s.holdings[d][sp] == 2
-        if s.trade_stake != (2 if both_two else 1) or s.trade_round not in (1, 2):
-            return f"stake {s.trade_stake} or round {s.trade_round} does not fit"
-        if p != (c if decision == A.D_OFFER else d):
-            return f"the {'challenger' if decision == A.D_OFFER else 'challenged player'} acts here"
-    return None

@@ -14,24 +14,23 @@ cannot tell from the true one, built only from what ``viewer`` knows and from ``
    outcome says). Draws are steered by what each seat must still be able to do later (:class:`Need`,
    necessary conditions computed backwards, and :class:`_Ahead`, which checks a seat's next hidden
    payment against the receiving seat's hand and the summed hands of two seats that exchange money
-   unseen against their pair need, :func:`_pair_needs`), and the search is a complete depth-first search: a
+   unseen against their pair need, :func:`_pair_needs`), and the search is a depth-first search: a
    draw that leads to a contradiction is undone and the next candidate tried, jumping back to the
    latest draw that touched the seats involved (conflict-directed backjumping); the contents of those
    seats from which a step has no completion are remembered (nogoods), and a search that has tried a
    few candidates per draw starts over with fresh draws (restarts, with a doubling allowance). The
-   true history is one solution, so a world is always found. Mostly the first draws succeed (a few
-   milliseconds); late random-play positions at 5-6 players can need many retries and take seconds
-   (``python -m benchmarks.determinize``; docs/koehandel_rules.md Appendix C).
+   true history is one solution, so a world would always be found; mostly the first draws succeed (a
+   few milliseconds), but late random-play positions at 5-6 players can need many retries, so the
+   search stops at a budget of work (:data:`WORK_BUDGET`; ``python -m benchmarks.determinize``;
+   docs/koehandel_rules.md Appendix C).
 
 The distribution is that of the forward draws restricted to histories consistent with what ``viewer``
 saw, approximately: a failed draw is replaced by the next candidate in random order rather than by
 re-drawing the whole history, and a trade's offer pair is drawn given the public result without
 weighting by that result's likelihood (Appendix C).
-3. The state is rebuilt from the sampled world: hands, cards in transit (offer, pedigree stake, rat pot),
-   every event of the research record (hidden compositions, offer values, ``cash_before`` and
-   ``cash_after``, sealed pedigree commitments and tie lists), every player's private record (the
-   :class:`~.records.Memory` is replayed from the sampled events), others' private build steps (reset),
-   the deck order (drawn afresh from its public composition) and, with 2 players, the unseen money cards.
+3. :mod:`.redeal` rebuilds the state from the sampled world. The search has a budget of work
+   (:data:`WORK_BUDGET` units, counted deterministically); past it, :mod:`.fallback` draws the copy
+   approximately (Appendix C).
 
 Everything is computed from the viewer's information set and ``rng``: candidate lists are enumerated
 in canonical order and the deck is sorted before it is shuffled, so two positions that ``viewer``
@@ -40,15 +39,15 @@ cannot tell apart give identical copies for one seed.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import actions as A
-from .cards import DENOMINATIONS, MONEY, NUM_ANIMALS, NUM_DENOMS, PEDIGREE, RAT
+from .cards import DENOMINATIONS, MONEY, NUM_ANIMALS, NUM_DENOMS, RAT
 from .money import auto_payment, has_exact_payment, legal_payments
-from .records import Memory
 
 if TYPE_CHECKING:  # no runtime import: rules imports this module
     from .rules import KoehandelState
@@ -59,6 +58,27 @@ WILD_CARDS = 2  # unseen cards arriving that the exact part of a need branches o
 RESTART_TRIES = 4  # candidates per random step the search may try before it starts over (_search)
 QUICK_DRAWS = 8  # quick random draws of a hidden set of cards before listing every composition
 QUICK_TRADES = 16  # quick random draws of a hidden trade's two offers before listing them all
+#: Work the search may do before the copy is drawn approximately (:mod:`.fallback`): one unit per
+#: candidate listed, per look ahead, per need checked afresh, per nogood and step visited (about 1-5 us
+#: each; docs/koehandel_rules.md Appendix C gives the measured worst case).
+WORK_BUDGET = 100_000
+
+
+class OutOfWork(Exception):
+    """The search used up its work budget, or found no world (a record that does not replay)."""
+
+
+#: The units left to the search running in this context (None: no search, nothing counted).
+_WORK: ContextVar[list[int] | None] = ContextVar("koehandel_redeal_work", default=None)
+
+
+def spend(units: int) -> None:
+    """Charge ``units`` of work to the running search; :class:`OutOfWork` once its budget is used up."""
+    left = _WORK.get()
+    if left is not None:
+        left[0] -= units
+        if left[0] < 0:
+            raise OutOfWork(f"the re-deal's search used up its budget of {WORK_BUDGET} units")
 
 
 _, _D1, _D2, _D3, _D4, _D5, _D6 = DENOMINATIONS  # the first is the 0-card
@@ -108,6 +128,11 @@ class Need:
         return known
 
     def _met_by(self, hand: list[int], depth: int) -> bool:
+        left = _WORK.get()  # one unit per check made afresh (spend inlined: the search calls it often)
+        if left is not None:
+            left[0] -= 1
+            if left[0] < 0:
+                raise OutOfWork(f"the re-deal's search used up its budget of {WORK_BUDGET} units")
         for h, c in zip(hand, self.cards):
             if h < c:
                 return False
@@ -143,6 +168,7 @@ class Need:
                 return any(self._exact(_plus(hand, f), i, depth) for f in _any_cards(data))
         (price, size, rule, auto), after = self.then
         options = _payments(tuple(hand), price, rule, size, auto)
+        spend(len(options))
         return any(after.met_by(_minus(hand, f), depth - 1) for f in options)
 
     def coarse(self) -> Need:
@@ -345,13 +371,16 @@ class Shapes(tuple):
 
 
 LONG_SHAPES = 12  # from this many shapes on, _any_within works on the array
+ARRAY_WORK = 6  # work units of one look through the array (numpy's calls cost several list steps)
 
 
 def _any_within(shapes, offset, hand, budget: int) -> bool:
     """Whether ``hand`` lacks at most ``budget`` cards to give one of ``shapes`` on top of ``offset``."""
     if len(shapes) >= LONG_SHAPES and isinstance(shapes, Shapes):
+        spend(ARRAY_WORK)
         lack = shapes.array + np.subtract(offset, hand)
         return bool((np.maximum(lack, 0).sum(axis=1) <= budget).any())
+    spend(1 + len(shapes) // 4)
     for shape in shapes:
         short = 0
         for f, o, h in zip(shape, offset, hand):
@@ -488,15 +517,19 @@ class _World:
 
 class _Step:
     """One fact of the history. A fixed step has ``run(world) -> bool`` (False: the world contradicts
-    it). A random step has ``candidates(world, needs_after, rng)``, an iterator over the choices it
-    may make, in random order, and ``apply(world, choice)``. ``tag`` names where the composition the
-    step moved (seen or drawn) goes when the state is rebuilt; ``effects`` feed the needs."""
+    it) and ``move(world)``, its money movement alone. A random step has ``candidates(world,
+    needs_after, rng)``, an iterator over the choices it may make, in random order, ``apply(world,
+    choice)``, and ``draw``, what it chooses as the public record states it (for :mod:`.fallback`):
+    ``("cards", n)``, ``("payment", price, n)``, ``("share", key, n, last)``, ``("pair", n_offer,
+    n_counter, result)`` or ``("pool",)``. ``tag`` names where the composition the step moved (seen or
+    drawn) goes when the state is rebuilt; ``effects`` feed the needs."""
 
-    __slots__ = ("run", "candidates", "apply", "effects", "tag", "known", "touch", "pay")
+    __slots__ = ("run", "move", "candidates", "apply", "draw", "effects", "tag", "known", "touch", "pay")
 
-    def __init__(self, effects, tag=None, run=None, candidates=None, apply=None, known=None, touch=()):
-        self.effects, self.tag, self.run = effects, tag, run
-        self.candidates, self.apply, self.known = candidates, apply, known
+    def __init__(self, effects, tag=None, run=None, candidates=None, apply=None, known=None, touch=(),
+                 move=None, draw=None):
+        self.effects, self.tag, self.run, self.move = effects, tag, run, move or run
+        self.candidates, self.apply, self.known, self.draw = candidates, apply, known, draw
         # the seats (and transit keys, "pool") whose contents the step reads or changes
         self.touch = frozenset(seat for seat, _ in effects) | frozenset(touch)
         self.pay = None  # a hidden payment from one seat to another: (giver, taker, price, size)
@@ -505,6 +538,7 @@ class _Step:
 def _weighted_order(options: list, weights: list[float], rng: np.random.Generator) -> list:
     """``options`` in random order, each next one drawn in proportion to its weight among those left:
     sorting by ``u ** (1 / w)`` (u uniform) gives exactly that order (Efraimidis & Spirakis, 2006)."""
+    spend(len(options))
     if len(options) <= 1:
         return list(options)
     keys = np.log(rng.random(len(options))) / np.asarray(weights, dtype=float)
@@ -520,8 +554,8 @@ class _History:
         self.bank = None  # the public bank, replayed for donkey payouts (3-6 players)
 
     # ---------------------------------------------------------------- primitive facts
-    def fixed(self, effects: list, run, tag=None, known=None, touch=()) -> None:
-        self.steps.append(_Step(effects, tag, run=run, known=known, touch=touch))
+    def fixed(self, effects: list, run, tag=None, known=None, touch=(), move=None) -> None:
+        self.steps.append(_Step(effects, tag, run=run, known=known, touch=touch, move=move))
 
     def mark(self, tag) -> None:
         """Record the hands here (``cash_before``/``cash_after`` of an event)."""
@@ -546,14 +580,14 @@ class _History:
     def at_least(self, seat: int, amount: int) -> None:
         def run(world: _World) -> bool:
             return value(world.hands[seat]) >= amount
-        self.fixed([(seat, ("at_least", amount))], run)
+        self.fixed([(seat, ("at_least", amount))], run, move=_always)
 
     def revealed(self, seat: int, hand: list[int]) -> None:
         hand = list(hand)
 
         def run(world: _World) -> bool:
             return world.hands[seat] == hand
-        self.fixed([(seat, ("reveal", hand))], run)
+        self.fixed([(seat, ("reveal", hand))], run, move=_always)
 
     def seen(self, giver: int, taker: int | None, counts: list[int], tag=None, price: int | None = None,
              key: str | None = None) -> None:
@@ -562,12 +596,7 @@ class _History:
         strict = price is not None and self.cfg.payment_rule == "strict" and value(counts) > price
         auto = price is not None and self.cfg.auto_payment
 
-        def run(world: _World) -> bool:
-            hand = world.hands[giver]
-            if strict and has_exact_payment(hand, price):
-                return False  # an overpayment proves that no exact payment existed (K-A11)
-            if auto and list(auto_payment(legal_payments(hand, price, self.cfg.payment_rule))) != counts:
-                return False
+        def move(world: _World) -> bool:
             if not world.take(giver, counts):
                 return False
             if taker is None:
@@ -575,8 +604,16 @@ class _History:
             else:
                 world.give(taker, counts)
             return True
+
+        def run(world: _World) -> bool:
+            hand = world.hands[giver]
+            if strict and has_exact_payment(hand, price):
+                return False  # an overpayment proves that no exact payment existed (K-A11)
+            if auto and list(auto_payment(legal_payments(hand, price, self.cfg.payment_rule))) != counts:
+                return False
+            return move(world)
         effects = [(giver, ("out", counts))] + ([(taker, ("in", counts))] if taker is not None else [])
-        self.fixed(effects, run, tag, known=counts, touch=(key,) if taker is None else ())
+        self.fixed(effects, run, tag, known=counts, touch=(key,) if taker is None else (), move=move)
 
     def hidden(self, giver: int, taker: int | None, size: int, tag=None, price: int | None = None,
                key: str | None = None) -> None:
@@ -604,6 +641,7 @@ class _History:
                 return need_t is None or need_t.met_by(_plus(world.hands[taker], f))
 
             if price is None:  # every card equally likely: quick draws, then all compositions
+                spend(QUICK_DRAWS)
                 tried = []
                 for uniforms in rng.random((QUICK_DRAWS, size)).tolist():
                     first = _random_cards(hand, size, None, uniforms)
@@ -624,8 +662,9 @@ class _History:
                 world.transit[key] = list(f)
             else:
                 world.give(taker, f)
+        draw = ("cards", size) if price is None else ("payment", price, size)
         self.steps.append(_Step(effects, tag, candidates=candidates, apply=apply,
-                                touch=(key,) if taker is None else ()))
+                                touch=(key,) if taker is None else (), draw=draw))
         if price is not None and taker is not None and taker != giver:
             self.steps[-1].pay = (giver, taker, price, size)
 
@@ -754,7 +793,8 @@ class _History:
         def apply(world: _World, f: list[int]) -> None:
             world.take(seat, f)
             world.transit[key] = _minus(world.transit[key], f)
-        self.steps.append(_Step([(seat, ("any_out", size))], tag, candidates=candidates, apply=apply, touch=(key,)))
+        self.steps.append(_Step([(seat, ("any_out", size))], tag, candidates=candidates, apply=apply, touch=(key,),
+                                draw=("share", key, size, last)))
 
     def trade_round(self, c: int, d: int, rnd: dict[str, Any], tag) -> None:
         offer_cards = rnd["offer_cards"]
@@ -777,6 +817,7 @@ class _History:
             hc, hd = world.hands[c], world.hands[d]
             need_c, need_d = needs[c], needs[d]
             tried = set()
+            spend(QUICK_TRADES)
             for uniforms in rng.random((QUICK_TRADES, given + asked)).tolist():  # quick draws of both offers
                 f, g = _random_cards(hc, given, None, uniforms[:given]), _random_cards(hd, asked, None, uniforms[given:])
                 if (tuple(f), tuple(g)) in tried:
@@ -792,6 +833,7 @@ class _History:
             for _, w, x in theirs:
                 worth[x] = worth.get(x, 0) + w
             options, weights = [], []
+            spend(len(mine) * len(worth))
             for f, w in mine:
                 x = value(f)
                 if result == "tie":
@@ -806,6 +848,7 @@ class _History:
             rest_d = {tuple(g): _minus(hd, g) for g, _, _ in theirs}
             for f in _weighted_order(options, weights, rng):
                 x, rest_c = value(f), _minus(hc, f)
+                spend(len(theirs))
                 fits = [(g, w) for g, w, y in theirs if _outcome(x, y) == result]
                 for g in _weighted_order([g for g, _ in fits], [w for _, w in fits], rng):
                     if (tuple(f), tuple(g)) in tried:
@@ -821,7 +864,7 @@ class _History:
             world.give(d, f)
         effects = [(c, ("any_out", given)), (d, ("any_out", asked)),
                    (c, ("hidden_in", (asked, 500 * asked))), (d, ("hidden_in", (given, 500 * given)))]
-        self.steps.append(_Step(effects, tag, candidates=candidates, apply=apply))
+        self.steps.append(_Step(effects, tag, candidates=candidates, apply=apply, draw=("pair", given, asked, result)))
 
     def distribution(self, e: dict[str, Any], i) -> None:
         self.mark(("begin", i))
@@ -833,7 +876,7 @@ class _History:
                     one = [0] * NUM_DENOMS
                     one[card - MONEY] = 1
                     self.fixed([(to, ("in", one))], _from_pool(to, card - MONEY), (name, i), known=one,
-                               touch=("pool",))
+                               touch=("pool",), move=_pool_move(to, card - MONEY))
                 else:
                     self.unseen(to, (name, i))
         for payout in e["donkey_payouts"]:
@@ -854,7 +897,7 @@ class _History:
             world.pool[d] -= 1
             world.hands[seat][d] += 1
         self.steps.append(_Step([(seat, ("hidden_in", (1, 500)))], tag, candidates=candidates, apply=apply,
-                                touch=("pool",)))
+                                touch=("pool",), draw=("pool",)))
 
 
 def _always(world: _World) -> bool:
@@ -869,6 +912,14 @@ def _from_pool(seat: int, d: int):
         world.hands[seat][d] += 1
         return True
     return run
+
+
+def _pool_move(seat: int, d: int):
+    def move(world: _World) -> bool:
+        world.pool[d] -= 1
+        world.hands[seat][d] += 1
+        return True
+    return move
 
 
 # ---------------------------------------------------------------------------------- assembly
@@ -1091,6 +1142,7 @@ class _Ahead:
             key = (j, hand_y)
             good = self.good.get(key)
             if good is None:
+                spend(len(payment_shapes(price, size)))
                 need = self.needs[j + 1][y]
                 good = Shapes(f for f in payment_shapes(price, size) if need.met_by(_plus(hand_y, f), 1))
                 self.good[key] = good
@@ -1104,7 +1156,9 @@ class _Ahead:
 
 def _search(steps: list[_Step], world: _World, rng: np.random.Generator) -> list:
     """Depth-first search over the random steps, candidates in random order; returns the choice made
-    at each step (None at fixed steps). Complete: it ends only with a world that meets every step.
+    at each step (None at fixed steps). It ends only with a world that meets every step; the true
+    history is one, so it would always find one, but it stops with :class:`OutOfWork` once it has
+    spent its work budget (:func:`spend`), or if no world exists (a record that does not replay).
 
     On a contradiction it jumps back to the latest random step that touched the seats involved (the
     steps in between cannot change those seats' hands), and a random step out of candidates passes its
@@ -1114,8 +1168,7 @@ def _search(steps: list[_Step], world: _World, rng: np.random.Generator) -> list
 
     Search times are heavy-tailed (an early draw can doom a long stretch of history), so after
     ``RESTART_TRIES`` candidates per random step the search starts over with fresh draws, the allowance
-    doubling at each restart (it stays complete: the nogoods are kept and the allowance grows without
-    bound)."""
+    doubling at each restart (the nogoods are kept)."""
     needs = _needs(steps, len(world.hands))
     ahead = _Ahead(steps, needs, len(world.hands))
     chosen: list = [None] * len(steps)
@@ -1140,19 +1193,20 @@ def _search(steps: list[_Step], world: _World, rng: np.random.Generator) -> list
             conflict = frozenset()  # nothing failed yet: try its first candidate
         while True:
             if conflict and tries > allowance:  # start over
+                spend(k)
                 world, frames, k, tries, allowance = start.copy(), [], 0, 0, 2 * allowance
                 break
             if conflict:  # back to the latest random step that touched a seat of the conflict
                 while frames and not (steps[frames[-1][0]].touch & conflict):
                     frames.pop()
                 if not frames:
-                    raise RuntimeError("koehandel: the recorded history has no consistent re-deal (the "
-                                       "state contradicts its own record)")
+                    raise OutOfWork("the recorded history has no consistent re-deal")
                 frames[-1][3] |= conflict
             fk, before, candidates, seen = frames[-1]
             choice = next(candidates, None)
             while choice is not None:
                 tries += 1
+                spend(1)
                 world = before.copy()
                 steps[fk].apply(world, choice)
                 partner = ahead.check(fk, world)
@@ -1173,293 +1227,27 @@ def _search(steps: list[_Step], world: _World, rng: np.random.Generator) -> list
 
 def _dead_parts(nogoods: dict[tuple, set], world: _World) -> frozenset:
     """The parts of a nogood that ``world`` matches (empty if none)."""
+    spend(len(nogoods))
     for parts, contents in nogoods.items():
         if world.part(parts) in contents:
             return frozenset(parts)
     return frozenset()
 
 
-def _replay(steps: list[_Step], world: _World, chosen: list) -> dict:
-    """Replay the chosen history; the composition (or the hands, at marks) at every tagged step."""
+def _replay(steps: list[_Step], world: _World, choose, free: bool = False) -> dict:
+    """Replay the history, ``choose(k, step, world)`` giving random step k's choice; the composition (or
+    the hands, at marks) at every tagged step. ``free``: fixed steps only move money (no checks)."""
     results: dict = {}
-    for step, choice in zip(steps, chosen):
+    for k, step in enumerate(steps):
         if step.candidates is None:
             if step.known == "hands":
                 results[step.tag] = [list(h) for h in world.hands]
             elif step.tag is not None:
                 results[step.tag] = list(step.known)
-            step.run(world)
+            (step.move if free else step.run)(world)
         else:
+            choice = choose(k, step, world)
             step.apply(world, choice)
             results[step.tag] = choice
     results["world"] = world
     return results
-
-
-# ---------------------------------------------------------------------------------- the copy
-def resample_hidden(state: KoehandelState, viewer: int, rng: np.random.Generator) -> None:
-    """Re-deal, in place, everything about ``state`` that ``viewer`` cannot know (module docstring)."""
-    s = state
-    start = _start_hands(s)
-    history = _history(s, viewer)
-    world = _World([list(hand) for hand in start], {}, _unseen_pool(s, viewer, start))
-    chosen = _search(history.steps, world.copy(), rng)
-    results = _replay(history.steps, world, chosen)
-    final = results["world"]
-    for seat in range(s.n):
-        s.hands[seat] = list(final.hands[seat])
-        s.cash[seat] = value(final.hands[seat])
-    _rebuild_events(s, viewer, results, rng)
-    _rebuild_current(s, viewer, results, final, rng)
-    _reshuffle_deck(s, viewer, final.pool, rng)
-    s.memory = rebuild_memory(s)
-
-
-def _cash(hands: list[list[int]]) -> list[int]:
-    return [value(hand) for hand in hands]
-
-
-def _rebuild_events(s: KoehandelState, viewer: int, results: dict, rng: np.random.Generator) -> None:
-    """Every event with the sampled compositions in place of the hidden ones, as new dicts (a clone
-    shares its settled events with the state it was copied from)."""
-    n = s.n
-    for i, old in enumerate(s.events):
-        s.events[i] = e = dict(old)
-        kind = e["kind"]
-        before = results[("begin", i)]
-        e["cash_before"] = _cash(before)
-        e["cash_after"] = _cash(results[("end", i)])
-        if kind == "auction":
-            if e["payment"] is not None:
-                e["payment"] = list(results[("payment", i)])
-        elif kind == "pedigree":
-            sizes = [sum(hand) for hand in before]
-            _sample_commitments(s, e, viewer, sizes, rng)
-            if e["payment"] is not None:
-                if ("stake_hands", i) in results:  # a bought pedigree's stake went back unseen
-                    e["stake"] = _random_cards(results[("stake_hands", i)][e["winner"]], e["count"], rng)
-                else:
-                    e["stake"] = list(results[("stake", i)])
-                e["payment"] = list(e["stake"]) if e["decision"] == "decline" else list(results[("payment", i)])
-        elif kind == "rat":
-            e["pot"] = _relabel_pot(e["pot"], results, i, viewer, n)
-        elif kind == "trade":
-            e["rounds"] = [dict(rnd) for rnd in e["rounds"]]
-            for r, rnd in enumerate(e["rounds"]):
-                _fill_round(rnd, results.get(("round", i, r)), results, ("round", i, r))
-        else:
-            for name in ("x", "y"):
-                if e[name] is not None and e[name] >= MONEY:
-                    got = results[(name, i)]
-                    e[name] = MONEY + (got if isinstance(got, int) else got.index(1))
-
-
-def _fill_round(rnd: dict[str, Any], joint, results: dict, tag) -> None:
-    """A trade round's offer and counter from the sample (drawn together, or one by one)."""
-    if joint is not None:
-        offer, counter = joint
-    else:
-        offer = results[(*tag, "offer")]
-        counter = results.get((*tag, "counter")) if rnd["counter"] is not None else None
-    rnd["offer"] = list(offer)
-    if counter is None:
-        rnd["values"] = [value(offer), None]
-    else:
-        rnd["counter"] = list(counter)
-        rnd["values"] = [value(offer), value(counter)]
-
-
-def _relabel_pot(pot: list[list[int]], results: dict, i, viewer: int, n: int) -> list[list[int]]:
-    """The pot's lays with the sampled denominations: the viewer's own lays as they were, every other
-    seat's lays in its laying slots in ascending order of value (their order is known to nobody)."""
-    out = [list(lay) for lay in pot]
-    for seat in range(n):
-        if seat == viewer:
-            continue
-        share = results.get(("pot", i, seat))
-        if share is None:
-            continue
-        cards = [d for d in range(NUM_DENOMS) for _ in range(share[d])]
-        for lay in out:
-            if lay[0] == seat:
-                lay[1] = cards.pop(0)
-    return out
-
-
-def _sample_commitments(s: KoehandelState, e: dict[str, Any], viewer: int, sizes: list[int],
-                        rng: np.random.Generator) -> None:
-    """A settled pedigree auction's sealed commitments, drawn afresh for every seat but the viewer."""
-    rounds, defaults = e["commit_rounds"], e["defaults"]
-    new_rounds = []
-    for r, commits in enumerate(rounds):
-        if r < len(defaults):
-            new_rounds.append(_defaulted_round(s, commits, viewer, defaults[r], rng))
-        else:
-            final, ties = _final_round(s, commits, viewer, sizes, e["winner"], e["count"],
-                                       e["tied"], e["auctioneer"], rng)
-            new_rounds.append(final)
-            e["ties"] = ties
-    e["commit_rounds"] = new_rounds
-    if len(rounds) > len(defaults):
-        e["commitments"] = list(new_rounds[-1])
-    if len(rounds) == len(defaults) or e["count"] == 0:
-        e["ties"] = []
-
-
-def _limit(s: KoehandelState, seat: int, sizes: list[int]) -> int:
-    return MAX_SLAP if s.cfg.overbid_mode != "mask" else min(MAX_SLAP, sizes[seat])
-
-
-def _queue(s: KoehandelState, commits: list, auctioneer: int) -> list[int]:
-    """The committing seats in their public order, clockwise from the auctioneer's left."""
-    return [(auctioneer + o) % s.n for o in range(1, s.n) if commits[(auctioneer + o) % s.n] is not None]
-
-
-def _defaulted_round(s: KoehandelState, commits: list, viewer: int, default: dict[str, Any],
-                     rng: np.random.Generator) -> list:
-    """A round whose winner could not pay (reveal_and_restart): he committed more cards than he held
-    and at least as many as anyone else; nothing else about it is known."""
-    w = default["player"]
-    out = [None if c is None else 0 for c in commits]
-    own = commits[viewer]
-    if own is not None:
-        out[viewer] = own
-    if w != viewer:
-        low = min(max(sum(default["hand"]) + 1, own or 0), MAX_SLAP)
-        out[w] = int(rng.integers(low, MAX_SLAP + 1))
-    for seat, c in enumerate(commits):
-        if c is not None and seat not in (viewer, w):
-            out[seat] = int(rng.integers(out[w] + 1))
-    return out
-
-
-def _final_round(s: KoehandelState, commits: list, viewer: int, sizes: list[int], winner, count: int,
-                 tied: list[int], auctioneer: int, rng: np.random.Generator) -> tuple[list, list[int]]:
-    """The deciding round: the winner committed ``count``; with ties announced the tied seats did too
-    and the others less, without, the others at most as much. Returns the round and its tie list."""
-    out = [None if c is None else 0 for c in commits]
-    if commits[viewer] is not None:
-        out[viewer] = commits[viewer]
-    if not count:  # everybody said NEVER (public)
-        return out, []
-    reveal = s.cfg.reveal_pedigree_ties
-    for seat, c in enumerate(commits):
-        if c is None or seat == viewer:
-            continue
-        if seat == winner or (reveal and seat in tied):
-            out[seat] = count
-        else:
-            top = min(_limit(s, seat, sizes), count - 1 if reveal else count)
-            out[seat] = int(rng.integers(top + 1))
-    ties = [seat for seat in _queue(s, out, auctioneer) if out[seat] == count]
-    return out, ties if len(ties) > 1 else []
-
-
-def _rebuild_current(s: KoehandelState, viewer: int, results: dict, world: _World,
-                     rng: np.random.Generator) -> None:
-    """The event in progress: cards in transit, sealed commitments, others' private build steps."""
-    if ("begin", "now") in results:
-        s.event_start = _cash(results[("begin", "now")])
-    elif s.events:
-        s.event_start = list(s.events[-1]["cash_before"])
-    if "stake" in world.transit:
-        s.stake = list(world.transit["stake"])
-    if "offer" in world.transit:
-        s.offers[0] = list(world.transit["offer"])
-    if s.pot:
-        s.pot = _relabel_pot(s.pot, results, "now", viewer, s.n)
-    if s.challenger >= 0:
-        for r, rnd in enumerate(s.rounds):
-            if "result" in rnd:
-                _fill_round(rnd, results.get(("round", "now", r)), results, ("round", "now", r))
-    mover = s.current_player
-    if mover != viewer and not s.is_terminal:
-        if s.decision in (A.D_PAY, A.D_OFFER, A.D_COUNTER, A.D_STAKE, A.D_PED_CARDS):
-            s.selection = [0] * NUM_DENOMS
-        if s.decision == A.D_BID:
-            s.pending = 0
-    if s.decision == A.D_PAY:
-        s.options = [list(f) for f in legal_payments(s.hands[s.payer], s.amount, s.cfg.payment_rule)]
-    if s.n > 2 and s.auctioneer >= 0 and PEDIGREE <= s.card < MONEY:
-        _current_commitments(s, viewer, rng)
-
-
-def _current_commitments(s: KoehandelState, viewer: int, rng: np.random.Generator) -> None:
-    """The pedigree auction in progress: earlier (defaulted) rounds, and the current round's sealed
-    commitments (all of them while it runs, those below the result once it is decided)."""
-    sizes = list(s.sizes)
-    done = len(s.commit_rounds)
-    decided = s.kstar > 0  # the current round is over and has a winner: it is the last entry
-    new_rounds = []
-    for r, commits in enumerate(s.commit_rounds):
-        if r < len(s.defaults):
-            new_rounds.append(_defaulted_round(s, commits, viewer, s.defaults[r], rng))
-        else:
-            final, ties = _final_round(s, commits, viewer, sizes, s.winner, s.kstar,
-                                       s.tied if s.cfg.reveal_pedigree_ties else [], s.auctioneer, rng)
-            new_rounds.append(final)
-            s.tied = ties
-    s.commit_rounds = new_rounds
-    if decided and done > len(s.defaults):
-        s.commits = list(new_rounds[-1])
-    else:  # commitments of the running round: each as its committer could have chosen
-        for seat, c in enumerate(s.commits):
-            if c is not None and seat != viewer:
-                s.commits[seat] = int(rng.integers(_limit(s, seat, sizes) + 1))
-
-
-def _reshuffle_deck(s: KoehandelState, viewer: int, pool: list[int], rng: np.random.Generator) -> None:
-    """3-6 players: the deck in a fresh order. 2 players: the unseen money dealt between the deck and
-    the removed pile, keeping the public back colours of the top card and of a card being looked at."""
-    if s.n > 2:
-        s.deck = sorted(s.deck)
-        rng.shuffle(s.deck)
-        s.deck = [int(c) for c in s.deck]
-        return
-    hidden_look = s.decision == A.D_DISTRIBUTE and s.current_player != viewer and not s.is_terminal
-    cards = sorted(c for c in s.deck + ([s.looked] if hidden_look else []) if c < MONEY)
-    slots = sum(1 for c in s.deck if c >= MONEY) + (1 if hidden_look and s.looked >= MONEY else 0)
-    money = [d for d in range(NUM_DENOMS) for _ in range(pool[d])]
-    rng.shuffle(money)
-    randomly_removed = len(money) - slots
-    removed = [s.removed[0]] + [0] * (NUM_DENOMS - 1)
-    for d in money[:randomly_removed]:
-        removed[d] += 1
-    s.removed = removed
-    cards += [MONEY + d for d in money[randomly_removed:]]
-    order = [int(c) for c in rng.permutation(len(cards))]
-    cards = [cards[j] for j in order]
-    wanted = ([s.looked >= MONEY] if hidden_look else []) + ([s.deck[-1] >= MONEY] if s.deck else [])
-    chosen = []
-    for is_money in wanted:
-        index = next(j for j, c in enumerate(cards) if (c >= MONEY) == is_money)
-        chosen.append(cards.pop(index))
-    if hidden_look:
-        s.looked = s.card = chosen.pop(0)
-    s.deck = cards + chosen  # the top card (if any) last
-
-
-def rebuild_memory(s: KoehandelState) -> Memory:
-    """Every player's record replayed from the events (and the auction in progress), in the order the
-    rules engine fed them to the memory."""
-    memory = Memory(s.cfg)
-    for e in s.events:
-        kind = e["kind"]
-        if kind == "auction" and e["donkey_payout"]:
-            memory.payout(DENOMINATIONS.index(e["donkey_payout"]))
-        elif kind == "distribution":
-            for amount in e["donkey_payouts"]:
-                if amount:
-                    memory.payout(DENOMINATIONS.index(amount))
-        if kind in ("auction", "pedigree"):
-            for default in e["defaults"]:
-                memory.default(default["seq"], 1 if kind == "auction" else 2, e["species"], default["player"],
-                               default["hand"])
-        memory.settle(e)
-    if s.n > 2 and s.auctioneer >= 0 and s.card >= 0:
-        if s.payout:
-            memory.payout(DENOMINATIONS.index(s.payout))
-        for default in s.defaults:
-            memory.default(default["seq"], 1 if s.card < NUM_ANIMALS else 2, s.card % PEDIGREE,
-                           default["player"], default["hand"])
-    return memory

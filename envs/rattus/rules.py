@@ -9,12 +9,11 @@ scores and winners in :mod:`.scoring`.
 
 from __future__ import annotations
 
-from operator import getitem, itemgetter
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.game import State
+from ..core.incremental import TrackedState
 from ..core.layout_game import LayoutGame
 from ..core.options import Options
 from . import actions as A
@@ -25,6 +24,7 @@ from .decisions import (
     ALL_CUBES_PLACED, CUBES, FINAL_ROUND, KNIGHT_STEP, KNOWLEDGE, MAIN, NO_PROGRESS, OPENING, OVER, PLAGUE_MOVE,
     RAT_SUPPLY_EMPTY, SPREAD, TOKENS, TURN_CAP, WITCH_DECIDE, WITCH_SECOND,
 )
+from .masks import MaskParts, abilities, turn_mask, witch_second_mask
 from .position import position
 from .render import render
 from .sampler import resample_hidden
@@ -33,8 +33,6 @@ from .scoring import breakdown, final_scores, winners
 
 _frombuffer = np.frombuffer
 INT8 = np.dtype(np.int8)
-MONK_CACHE_SIZE = 50_000
-NONZERO = bytes([0] + [1] * 255)  # bytes.translate table: 1 for a count above 0
 
 
 class RattusGame(LayoutGame):
@@ -85,45 +83,7 @@ class RattusGame(LayoutGame):
         self.opening_ids = tuple(self.a_place + r for r in self.in_play)
         self.move_masks = [self.mask_of(ids) for ids in self.move_ids]  # kept: the mask cache may be cleared
         self.knight_masks: dict[tuple[int, int], np.ndarray] = {}  # the Knight's second step by (plague, origin)
-        self._build_segments()
-
-    def _build_segments(self) -> None:
-        """Mask segments the turn decisions (MAIN, FINAL_ROUND) join: per region, the bytes of its ids in
-        the Merchant range by the mover's cubes there and in the Witch range by its token count; Monk rows
-        come from bit masks of neighbours and of regions with room."""
-        R, S, flag = C.NUM_REGIONS, SLOTS, self.play_flag
-
-        def segment(start: int, length: int, ids) -> bytes:
-            out = bytearray(length)
-            for a in ids:
-                out[a - start] = 1
-            return bytes(out)
-
-        m_max = C.MERCHANT_MAX
-        self.merchant_seg = tuple(tuple(segment(
-            self.a_merchant + R * m_max * f, R * m_max,
-            [self.a_merchant + (R * f + t) * m_max + m for t in self.nbrs[f] for m in range(min(m_max, c))])
-            for c in range(self.cubes_per_player + 1)) for f in range(R))
-        self.peek_seg = tuple(tuple(segment(self.a_peek + S * r, S, [self.a_peek + S * r + s for s in range(k)
-                                                                     if flag[r]])
-                                    for k in range(S + 1)) for r in range(R))
-        self.nbr_bits = tuple(int.from_bytes(bytes(t in self.nbrs[f] for t in range(R)), "little") for f in range(R))
-        self.peasant_seg = bytes(flag)
-        self.no_place = (bytes(R), bytes(R))  # PLACE, PLACE_PEASANT
-        self.no_ability_parts = (bytes(self.a_king + R - self.a_merchant),)  # Merchant .. King
-        #: per seat: a bytes.translate table of ``holder_code`` to its TAKE row (1 for a card it does not hold)
-        self.no_takes = bytes(6)
-        self.take_tables = [bytes([k != p + 1 for k in range(256)]) for p in range(self.num_players)]
-        self.columns = [itemgetter(p) for p in range(self.num_players)]  # a seat's entry of a per-seat row
-        self.no_merchant, self.no_monk, self.no_peek = bytes(R * R * m_max), bytes(R * S * R), bytes(R * S)
-        self.no_king, self.zero_rows = bytes(R), [bytes(R * (S - k)) for k in range(S + 1)]
-        self.monk_parts: dict[bytes, bytes] = {}  # the Monk's mask bytes by the regions' token counts
-        self.witch_gap = bytes(self.a_king - self.a_peek - R * S)  # SWAP, KEEP
-        self.before_peek, self.after_peek = bytes(self.a_peek), bytes(self.layout.size - self.a_peek - R * S)
-        self.mask_tail = bytes(self.layout.size - self.a_king - R)
-        self.final_head = b"\x01" + bytes(self.a_merchant - 1)  # END; no TAKE or PLACE
-        parts = (self.no_merchant, self.no_monk, self.no_peek, self.witch_gap, self.no_king)
-        assert len(self.no_ability_parts[0]) == sum(map(len, parts)), "the mask segments do not fit the layout"
+        self.mask_parts = MaskParts(self)
 
     # ------------------------------------------------------------------ contract
     @property
@@ -179,10 +139,13 @@ class RattusGame(LayoutGame):
         return super().string_to_action(text)
 
 
-class RattusState(State):
-    """A position; per-seat lists are indexed by absolute seat, regions by index 0..11."""
+class RattusState(TrackedState):
+    """A position; per-seat lists are indexed by absolute seat, regions by index 0..11. ``apply`` lists
+    in ``changes`` the regions whose cubes or tokens it changed and the tokens whose knowers changed
+    (codes of :mod:`.decisions`) for the observer (:mod:`..core.incremental`)."""
 
     def __init__(self, game: RattusGame):
+        super().__init__()
         n = game.num_players
         self.game = game
         self.n = n
@@ -225,10 +188,6 @@ class RattusState(State):
         self.end_reason = -1
         self.is_terminal = False
         self.is_truncated = False
-        # change tracking for the observer (not part of the position): ``apply`` adds 1 to ``tick`` and lists
-        # in ``changes`` what it changed (codes of :mod:`.decisions`); any other change in place adds 2.
-        self.tick = 0
-        self.changes: list[int] = []
 
     # ================================================================== setup (§3)
     def setup(self, rng: np.random.Generator) -> None:
@@ -265,11 +224,11 @@ class RattusState(State):
     def legal_mask(self) -> np.ndarray:
         phase = self.phase
         if phase == MAIN or phase == FINAL_ROUND:
-            return _frombuffer(self._turn_mask(), INT8)
+            return _frombuffer(turn_mask(self), INT8)
         if phase == PLAGUE_MOVE:
             return self.game.move_masks[self.plague]
         if phase == WITCH_SECOND:
-            return _frombuffer(self._witch_second_mask(), INT8)
+            return _frombuffer(witch_second_mask(self), INT8)
         if phase == KNIGHT_STEP:  # by the plague's region and its origin
             mask = self.game.knight_masks.get((self.plague, self.origin))
             if mask is None:
@@ -280,13 +239,13 @@ class RattusState(State):
     def legal_ids(self) -> list[int]:
         """The legal action ids, ascending."""
         if self.phase == MAIN or self.phase == FINAL_ROUND:
-            return np.flatnonzero(_frombuffer(self._turn_mask(), INT8)).tolist()
+            return np.flatnonzero(_frombuffer(turn_mask(self), INT8)).tolist()
         return list(self._legal())
 
     def _forced(self) -> int:
         """The only legal action; -1 where there are several."""
         if self.phase == MAIN or self.phase == FINAL_ROUND:
-            mask = self._turn_mask()
+            mask = turn_mask(self)
             return mask.index(1) if mask.count(1) == 1 else -1
         ids = self._legal()
         return ids[0] if len(ids) == 1 else -1
@@ -313,77 +272,6 @@ class RattusState(State):
             return [game.a_swap, game.a_keep]
         return []
 
-    def _witch_second_mask(self) -> bytes:
-        """The mask's bytes in WITCH_SECOND: the peek ids of ``_legal`` from the regions' token counts."""
-        game = self.game
-        fr, fs = self.locate(self.witch[0])
-        counts = list(self.counts)
-        other = game.witch_second_token == "other_region"
-        if other:
-            counts[fr] = 0
-        peek = b"".join(map(getitem, game.peek_seg, counts))
-        if not other:
-            at = SLOTS * fr + fs
-            peek = peek[:at] + b"\0" + peek[at + 1:]
-        return b"".join((game.before_peek, peek, game.after_peek))
-
-    def _turn_mask(self) -> bytes:
-        """The mask's bytes in MAIN (END, TAKE, PLACE / PLACE_PEASANT (§4.3, RA-4), abilities) and in
-        FINAL_ROUND (END and the final-round abilities)."""
-        game, p = self.game, self.current_player
-        if self.phase == FINAL_ROUND:
-            return b"".join((game.final_head, *self._ability_parts(p, game.final_cards), game.mask_tail))
-        holder = self.holder
-        if self.placed or self.supply[p] <= 0:
-            place = game.no_place
-        elif holder[PEASANT] != p:
-            place = (self.counts.translate(NONZERO), game.no_king)
-        else:
-            place = (self.counts.translate(NONZERO) if game.peasant_bonus_optional else game.no_king, game.peasant_seg)
-        end = game.placement_optional or self.placed or place == game.no_place
-        takes = game.no_takes if self.card_taken else self.holder_code.translate(game.take_tables[p])
-        abilities = self._ability_parts(p, None) if p in holder else game.no_ability_parts
-        return b"".join((b"\1" if end else b"\0", takes, *place, *abilities, game.mask_tail))
-
-    def _ability_parts(self, p: int, allowed: set[int] | None) -> list[bytes] | tuple[bytes]:
-        """The mask's bytes from MERCHANT to KING, in parts: the Merchant, Monk, Witch and King uses open
-        to ``p`` (§6); ``allowed`` limits the cards."""
-        game, holder, used = self.game, self.holder, self.used
-        merchant = holder[MERCHANT] == p and not used[MERCHANT] and (allowed is None or MERCHANT in allowed)  # RA-9
-        monk = holder[MONK] == p and not used[MONK] and (allowed is None or MONK in allowed)  # RA-8
-        witch = holder[WITCH] == p and not used[WITCH] and (allowed is None or WITCH in allowed)  # RA-7
-        king = holder[KING] == p and not used[KING] and (allowed is None or KING in allowed)  # RA-10
-        if not (merchant or monk or witch or king):
-            return game.no_ability_parts
-        parts = [game.no_merchant, game.no_monk, game.no_peek, game.witch_gap, game.no_king]
-        column = game.columns[p]
-        if merchant:
-            parts[0] = b"".join(map(getitem, game.merchant_seg, map(column, self.cubes)))
-        if monk or witch:
-            counts = bytes(self.counts)  # regions out of play hold no tokens (invariants)
-            if monk:
-                part = game.monk_parts.get(counts)
-                if part is None:
-                    if len(game.monk_parts) >= MONK_CACHE_SIZE:
-                        game.monk_parts.clear()
-                    room = int.from_bytes(bytes([k < SLOTS for k in counts]), "little")
-                    zero_rows = game.zero_rows
-                    part = game.monk_parts[counts] = b"".join([
-                        (room & bits).to_bytes(C.NUM_REGIONS, "little") * k + zero_rows[k]
-                        for k, bits in zip(counts, game.nbr_bits)])
-                parts[1] = part
-            if witch and self._witch_usable(counts):
-                parts[2] = b"".join(map(getitem, game.peek_seg, counts))
-        if king:
-            parts[4] = bytes([not slot and row[p] > 0 for slot, row in zip(self.slots, self.cubes)])  # in play
-        return parts
-
-    def _witch_usable(self, counts: bytes) -> bool:
-        """Two tokens to peek (in two regions with ``other_region``), from the regions' token counts."""
-        if self.game.witch_second_token == "other_region":
-            return len(counts) - counts.count(0) >= 2
-        return sum(counts) >= 2
-
     def locate(self, tid: int) -> tuple[int, int]:
         """(region, slot) of a token on the board; (-1, -1) elsewhere."""
         for r, slot in enumerate(self.slots):
@@ -392,9 +280,7 @@ class RattusState(State):
         return -1, -1
 
     # ================================================================== transitions
-    def apply(self, action: int, rng: np.random.Generator) -> None:
-        self.tick += 1
-        self.changes.clear()
+    def play(self, action: int, rng: np.random.Generator) -> None:
         self._rng = rng
         self._apply(action)
         if self.game.auto_resolve_forced:
@@ -618,7 +504,7 @@ class RattusState(State):
             self.active = self.current_player = q
             self.card_taken = self.placed = False
             self.used = [False] * 6
-            if any([1 in part for part in self._ability_parts(q, self.game.final_cards)]):
+            if any([1 in part for part in abilities(self, q, self.game.mask_parts.final_cards)]):
                 return
             self.final_pos += 1
         order = list(self.game.in_play)
@@ -650,9 +536,8 @@ class RattusState(State):
     def to_json(self) -> dict[str, Any]:
         return to_json(self)
 
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
+    def redeal(self, player: int, rng: np.random.Generator) -> None:
         resample_hidden(self, player, rng)
-        self.tick += 2
 
 
 RattusGame.state_class = RattusState  # defined after the game it refers to

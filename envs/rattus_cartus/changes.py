@@ -1,14 +1,16 @@
-"""What one ``apply`` changed, as codes the observer replays (a leaf module).
+"""What one ``apply`` changed, as the codes of the entries the engine lists in ``state.changes`` and the
+observer replays (the incremental protocol, :mod:`..core.incremental`; a leaf module).
 
-``state.changes`` lists ``(code, seat, index)`` entries for every change of the per-seat records the
-observation shows, except the start player, the special-action player and the phase, and for everything
-that changes the cards a seat has located outside the nun row (``seen_now``: only HAND, PENDING and LOCATED
+An entry ``(code, seat, index)`` names a record the observation shows, never a delta: the observer reads
+the current values there, so repeats and reordering are harmless. The engine lists every change of the
+per-seat records except the start player, the special-action player and the phase, and everything that
+changes the cards a seat has located outside the nun row (``seen_now``: only HAND, PENDING and LOCATED
 entries do; a reshuffle does not, its maxima are recorded before the discard pile goes, nor does step c).
-The decision and its context the observer compares itself; the game block (round, phase, start player,
-decks, discard pile, supplies, clock, players entered) only when an entry says it may have changed: GAME,
-or LOCATED, INFLUENCE, TOKENS, TAKEN and HOLDINGS, which imply it; ENTER and DECK name the one value of it
-they change. An entry names a place, never a
-delta: the observer reads the current values there, so repeats and reordering are harmless.
+The observer compares the rest itself: the decision and its context at every step; the phase (a new
+phase, and with it a new round: every seat's turn records and reveals) and, when an entry says it may
+have changed, the game block (round, decks, discard pile, supplies, clock, players entered): GAME, or
+LOCATED, INFLUENCE, TOKENS, TAKEN and HOLDINGS, which imply it; ENTER and DECK name the one value of it
+they change.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ GIFT_FLAGS = 5
 LOCATED = 6
 #: ``tokens[seat]`` may have changed.
 TOKENS = 7
-#: ``revealed[seat]`` or ``last_reveal[seat]`` changed.
+#: ``revealed[seat]`` and ``last_reveal[seat]`` changed (a reveal in step a).
 REVEAL = 8
 #: ``taken[seat][index]`` changed.
 TAKEN = 9
@@ -42,18 +44,16 @@ INFLUENCE = 11
 PEEK = 12
 #: ``rats[seat]`` changed.
 RATS = 13
-#: ``seat``'s supply slot, entered slot, entry position or order, Pass cards played or announcement changed.
-TURN = 14
-#: ``seat`` chose its supply slot (the one part of TURN that changed).
-SUPPLY_SLOT = 15
+#: ``seat`` chose its supply slot.
+SUPPLY_SLOT = 14
 #: ``seat`` entered a slot: entered slot, entry position and order, and the players entered.
-ENTER = 16
+ENTER = 15
 #: ``seat`` announced its committed count.
-ANNOUNCE = 17
+ANNOUNCE = 16
 #: ``seat`` played a Pass card.
-PASSES = 18
-#: A value of the game block may have changed: a draw (deck, reshuffle), a special card back to its supply,
-#: a new phase or round.
-GAME = 19
+PASSES = 17
+#: A value of the game block may have changed within a phase: a reshuffle, a special card back to its
+#: supply.
+GAME = 18
 #: Cards were drawn from the population deck without a reshuffle: the deck's size changed.
-DECK = 20
+DECK = 19

@@ -73,27 +73,8 @@ def evaluate(state, viewer: int) -> list[float]:
     rounds_left = 0 if state.is_terminal else state.game.rounds - state.round
     rats = state.rats
     vp = (state.result if state.is_terminal else final_result(state))["vp"]
-    if rounds_left:
-        spread = min(VP_SPREAD_MAX, VP_SPREAD * math.sqrt(rounds_left)) * math.sqrt(2.0)
-        beats = [[_normal_cdf((vp[i] - vp[j]) / spread) for j in range(n)] for i in range(n)]
-    else:  # exact: more VP, then fewer rats (§6.8)
-        beats = [[float((vp[i], -rats[i]) > (vp[j], -rats[j])) + 0.5 * ((vp[i], rats[i]) == (vp[j], rats[j]))
-                  for j in range(n)] for i in range(n)]
-    top = {}  # survivors (a bit set) -> each member's chance to win among them
-    for subset in range(1, 1 << n):
-        members = [p for p in range(n) if subset >> p & 1]
-        chances = [math.prod(beats[i][j] for j in members if j != i) for i in members]
-        total = sum(chances)
-        top[subset] = [(i, c / total) for i, c in zip(members, chances)] if total else \
-            [(i, 1.0 / len(members)) for i in members]
-    survivors = [0.0] * (1 << n)  # probability of each set of survivors (a bit set)
-    for nuns, weight in row_nuns(state, viewer).items():
-        chances = [weight]
-        for r in rats:  # after seat p, index bit p says whether p survives
-            alive = survival(nuns - r, rounds_left)
-            chances = [c * (1.0 - alive) for c in chances] + [c * alive for c in chances]
-        for subset, c in enumerate(chances):
-            survivors[subset] += c
+    top = _winners_among(_beats(vp, rats, rounds_left), n)
+    survivors = _survivor_sets(row_nuns(state, viewer), rats, rounds_left)
     win = [0.0] * n
     for subset in range(1, 1 << n):
         for i, c in top[subset]:
@@ -104,3 +85,39 @@ def evaluate(state, viewer: int) -> list[float]:
         for p in fewest:
             win[p] += nobody / len(fewest)
     return [2.0 * w - 1.0 for w in win]
+
+
+def _beats(vp: list[int], rats: list[int], rounds_left: int) -> list[list[float]]:
+    """``beats[i][j]``: the chance that seat ``i`` ends ahead of seat ``j`` (if both survive)."""
+    n = len(vp)
+    if rounds_left:
+        spread = min(VP_SPREAD_MAX, VP_SPREAD * math.sqrt(rounds_left)) * math.sqrt(2.0)
+        return [[_normal_cdf((vp[i] - vp[j]) / spread) for j in range(n)] for i in range(n)]
+    # exact: more VP, then fewer rats (§6.8)
+    return [[float((vp[i], -rats[i]) > (vp[j], -rats[j])) + 0.5 * ((vp[i], rats[i]) == (vp[j], rats[j]))
+             for j in range(n)] for i in range(n)]
+
+
+def _winners_among(beats: list[list[float]], n: int) -> dict[int, list[tuple[int, float]]]:
+    """Per set of survivors (a bit set), each member's chance to win among them."""
+    top = {}
+    for subset in range(1, 1 << n):
+        members = [p for p in range(n) if subset >> p & 1]
+        chances = [math.prod(beats[i][j] for j in members if j != i) for i in members]
+        total = sum(chances)
+        top[subset] = [(i, c / total) for i, c in zip(members, chances)] if total else \
+            [(i, 1.0 / len(members)) for i in members]
+    return top
+
+
+def _survivor_sets(nuns: dict[int, float], rats: list[int], rounds_left: int) -> list[float]:
+    """The probability of each set of survivors (a bit set) over the row's nun totals ``nuns``."""
+    survivors = [0.0] * (1 << len(rats))
+    for total, weight in nuns.items():
+        chances = [weight]
+        for r in rats:  # after seat p, index bit p says whether p survives
+            alive = survival(total - r, rounds_left)
+            chances = [c * (1.0 - alive) for c in chances] + [c * alive for c in chances]
+        for subset, c in enumerate(chances):
+            survivors[subset] += c
+    return survivors

@@ -2,15 +2,16 @@
 
 Holdings are lists of 35 counts (30 population *kinds* ``class * 5 + nuns``, then joker, Sword, Flute,
 Pass, Gold; see :mod:`.cards`). The state machine walks the five phases of a round (§3.0) and stops at
-each decision point D1..D10 (§8.1); everything else is automatic (§8.1, R-A16). Snapshot parsing, the
-invariants and the position helper live in :mod:`.checks`, scoring in :mod:`.scoring`, the re-deal for
-search in :mod:`.sampler`, text rendering in :mod:`.render`; the codes of decisions, phases and stages in
-:mod:`.decisions`. Those modules depend only on the leaf modules (:mod:`.cards`, :mod:`.decisions`) and
+each decision point D1..D10 (§8.1); everything else is automatic (§8.1, R-A16). Snapshot parsing and the
+invariants live in :mod:`.checks`, the position helper in :mod:`.positions`, scoring in :mod:`.scoring`, the
+re-deal for search in :mod:`.sampler`, text rendering in :mod:`.render`; the codes of decisions, phases and
+stages in :mod:`.decisions`. Those modules depend only on the leaf modules (:mod:`.cards`, :mod:`.decisions`) and
 read the state duck-typed, so this module imports them at the top and nothing imports it back.
 """
 
 from __future__ import annotations
 
+import copy
 from bisect import bisect
 from itertools import accumulate, compress
 from operator import add
@@ -18,7 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.game import State
+from ..core.incremental import TrackedState
 from ..core.layout_game import LayoutGame
 from ..core.options import Options
 from . import actions as A
@@ -31,13 +32,14 @@ from .cards import (
 )
 from .changes import (
     ANNOUNCE, COMMIT, DECK, ENTER, GAME, GIFT_FLAGS, GIFTS, HAND, HOLDINGS, INFLUENCE, LOCATED, PASSES, PEEK, PENDING,
-    RATS, REVEAL, SHOWN, SUPPLY_SLOT, TAKEN, TOKENS, TURN,
+    RATS, REVEAL, SHOWN, SUPPLY_SLOT, TAKEN, TOKENS,
 )
-from .checks import invariants, parse_state, position, to_json
+from .checks import invariants, parse_state, to_json
 from .decisions import (
     D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, NONE, PHASE_B, PHASE_C, PHASE_D, PHASE_OVER, ST_ACTIONS, ST_FLUTE,
     ST_START, ST_SWORD,
 )
+from .positions import position
 from .render import render
 from .sampler import resample_hidden
 from .scoring import final_result, ranking_scores
@@ -66,7 +68,7 @@ class RattusCartusGame(LayoutGame):
     def __init__(self, num_players: int = 4, **options: Any):
         super().__init__(num_players)
         resolved = C.resolve(self.num_players, options)
-        self.options_given = {key: resolved[key] for key in C.OPTIONS.specs}
+        self.options_given = copy.deepcopy({key: resolved[key] for key in C.OPTIONS.specs})  # not the caller's
         self.building_selection: str = resolved["building_selection"]
         self.agreed_counts: dict[str, int] = resolved["agreed_counts"]
         self.building_set_public: bool = resolved["building_set_public"] or self.building_selection == "agreed"
@@ -134,10 +136,11 @@ class RattusCartusGame(LayoutGame):
         return self.rounds * per_round
 
     def config(self) -> dict[str, Any]:
+        """The options that recreate this game, as a copy: editing it (or a snapshot) changes nothing here."""
         out = {"num_players": self.num_players, **self.options_given}
         out["point_token_values"] = list(self.point_token_values)
         out["supply_table"] = self.supply_table
-        return out
+        return copy.deepcopy(out)
 
     def state_from_json(self, data: dict[str, Any]) -> RattusCartusState:
         return parse_state(self, data)
@@ -182,8 +185,10 @@ class RattusCartusGame(LayoutGame):
         return self.action_to_string(action)
 
 
-class RattusCartusState(State):
-    """A position; per-seat lists are indexed by absolute seat."""
+class RattusCartusState(TrackedState):
+    """A position; per-seat lists are indexed by absolute seat. ``apply`` lists in ``changes`` the records
+    it changed that observations show, as ``(code, seat, index)`` entries (codes of :mod:`.changes`), for
+    the observer (:mod:`..core.incremental`)."""
 
     # slots: attribute and method lookups stay specialized from one state (game) to the next
     __slots__ = (
@@ -194,10 +199,11 @@ class RattusCartusState(State):
         "announced", "passes", "rsp", "slot", "stage", "revealed", "last_reveal", "sword", "flute", "queue", "qi",
         "wt_t", "wt_victims", "taken", "shown", "hidden_in", "hidden_out", "flow_count", "pend_taken", "pend_drawn",
         "pend_hidden", "peek_count", "reshuffles", "reshuffle_comp", "peeked", "seen", "gifts", "gift_flag", "flow",
-        "slot_gift", "result", "tick", "changes", "quiet", "_mask",
+        "slot_gift", "result", "version", "changes", "_mask",
     )
 
     def __init__(self, game: RattusCartusGame):
+        super().__init__()
         n = game.num_players
         self.game = game
         self.n = n
@@ -274,13 +280,6 @@ class RattusCartusState(State):
         self.flow = [[[0] * 5 for _ in range(n)] for _ in range(n)]  # [giver][receiver] specials, private to both
         self.slot_gift = [[_zeros() for _ in range(n)] for _ in range(n)]  # the same, this slot (in pending)
         self.result: dict[str, Any] | None = None
-        # --- change tracking for observers (not part of the position): ``apply`` adds 1 to ``tick`` and
-        # lists in ``changes`` the per-seat records it changed (codes of :mod:`.changes`); any other change
-        # in place (a re-deal) must add 2, so that an observer rebuilds. ``quiet``: the last apply was a
-        # lone D4 commit, which changes nothing but the committer's hand, hand size and committed cards.
-        self.tick = 0
-        self.changes: list[tuple[int, int, int]] = []
-        self.quiet = False
         self._mask: np.ndarray | None = None  # legal_mask() until the state changes
 
     # ================================================================== setup (§2.2)
@@ -336,8 +335,7 @@ class RattusCartusState(State):
         return game.mask_of(())
 
     def _target_mask(self, p: int) -> np.ndarray:
-        """D5 / D7: the candidates, by relative seat (a helper: a comprehension's variables would be closure
-        cells in every ``_legal_mask`` call)."""
+        """D5 / D7: the candidates, by their seat offset from ``p``."""
         game = self.game
         return game.mask_of(tuple(sorted(game.target_start + (c - p) % self.n - 1 for c in self.cands)))
 
@@ -369,20 +367,16 @@ class RattusCartusState(State):
         unknown = [q for q in allowed if not self.peeked[p][q]]
         return tuple(self.game.pos_start + q for q in unknown or allowed)
 
-    def apply(self, action: int, rng: np.random.Generator) -> None:
+    def play(self, action: int, rng: np.random.Generator) -> None:
         self._rng = rng
-        self.tick += 1
-        self.changes.clear()
         game = self.game
         if self.decision == D4 and action != game.stop_action:  # the most frequent action
-            self.quiet = True
             hand = self.hands[self.current_player]
             item = self._commit(self.current_player, action)
             if not hand[item] and (item >= NUM_KINDS or game.full_choice or
                                    not any(hand[item - item % 5:item - item % 5 + 5])):
                 self._mask = None  # the mask holds while the committed card's action is left
         else:
-            self.quiet = False
             self._mask = None
             self._apply(action)
         if game.auto_resolve_forced:
@@ -396,7 +390,6 @@ class RattusCartusState(State):
             legal = np.flatnonzero(self._legal_mask())
             if len(legal) != 1:
                 return
-            self.quiet = False
             self._apply(int(legal[0]))
 
     def _apply(self, action: int) -> None:
@@ -654,9 +647,6 @@ class RattusCartusState(State):
         self.num_entered = 0
         self.announced = [-1] * n
         self.passes = [0] * n
-        self.changes += [(REVEAL, p, 0) for p in range(n) if self.revealed[p]]
-        self.changes += [(TURN, p, 0) for p in range(n)]
-        self.changes.append((GAME, 0, 0))
         self.revealed = [False] * n
         self.last_reveal = [_zeros() for _ in range(n)]
         self.rsp = -1
@@ -687,7 +677,6 @@ class RattusCartusState(State):
             self._set(D1, (self.start + self.turn) % self.n)
         else:
             self.phase = PHASE_C
-            self.changes.append((GAME, 0, 0))
             self._set(D3, self.start)
 
     # ------------------------------------------------------------------ phase C (§3.3)
@@ -720,7 +709,6 @@ class RattusCartusState(State):
             self._set(D3, self._next_unentered(self.current_player))
             return
         self.phase = PHASE_D
-        self.changes.append((GAME, 0, 0))
         if self.n == 2:  # §3.4.6, R-A20
             m = [self._m(0), self._m(1)]
             if m[0] != m[1]:
@@ -922,7 +910,7 @@ class RattusCartusState(State):
         return False
 
     def _wt_victims(self, p: int) -> list[int]:
-        """R-A19: the seats that give ``p`` cards, in order (a helper: see ``_target_mask``)."""
+        """R-A19: the seats that give ``p`` cards, in order."""
         protected = {q for q in range(self.n)
                      if self.entered[q] >= 0 and self.row[self.entered[q]] // 5 == WATCHTOWER}
         return [q for q in ((p + s) % self.n for s in range(1, self.n))
@@ -1011,8 +999,6 @@ class RattusCartusState(State):
             self.is_terminal = True
             self.entrants = [[] for _ in range(self.game.k)]
             self.entered = [-1] * self.n
-            self.changes += [(TURN, p, 0) for p in range(self.n)]
-            self.changes.append((GAME, 0, 0))
             self.result = final_result(self)
             return
         self._begin_round()
@@ -1038,9 +1024,8 @@ class RattusCartusState(State):
     def to_json(self) -> dict[str, Any]:
         return to_json(self)
 
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
+    def redeal(self, player: int, rng: np.random.Generator) -> None:
         resample_hidden(self, player, rng)
-        self.tick += 2  # a change outside apply: observers rebuild
         self._mask = None
 
 

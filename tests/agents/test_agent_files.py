@@ -71,6 +71,22 @@ def test_a_sound_file_loads_and_plays(tmp_path):
     assert observation["action_mask"][agent.act(observation["observation"], observation["action_mask"])]
 
 
+@pytest.mark.parametrize("signs", ["+", "-", "+-"])
+def test_huge_finite_weights_still_play_a_legal_move(tmp_path, signs):
+    """Finite weights whose logits overflow (to inf, or NaN from inf - inf) rank legal moves, never drop them
+    (a case the agent-file fuzz found: 7e36 in every cell of a float32 layer, at the edge of overflow)."""
+    row = np.resize([1e38 if sign == "+" else -1e38 for sign in signs], OBS).astype(np.float32)
+    layers = [(np.tile(row, (90, 1)), np.zeros(90, np.float32))]
+    agent = load(str(save_policy(tmp_path / "huge.npz", layers, META)), GAME)
+    env = make("david_goliath", num_players=3)
+    env.reset(seed=0)
+    observation = env.observe(env.agent_selection)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for deterministic in (True, False):
+            agent.deterministic = deterministic
+            assert observation["action_mask"][agent.act(observation["observation"], observation["action_mask"])]
+
+
 def test_output_layer_must_match_the_games_action_count(tmp_path):
     path = save_policy(tmp_path / "fifty.npz", weights((OBS, 8, 50)), META)
     load_policy(path)  # consistent in itself ...

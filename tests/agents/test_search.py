@@ -33,12 +33,18 @@ def _env(game: str, **options):
 
 
 def _to_a_choice(env, seed: int = 0, skip: int = 3) -> None:
-    """Random moves: ``skip`` of them, then on until the agent to move has more than one legal action."""
-    advance(env, skip, seed)
-    rng = np.random.default_rng(seed + 1)
+    """Random moves: ``skip`` of them, then on until the agent to move has more than one legal action (a
+    game that ends first, such as a short cow trade, is dealt again with the next seed)."""
     raw = env.unwrapped
-    while len(raw.legal_actions()) < 2:
-        env.step(int(rng.choice(raw.legal_actions())))
+    while True:
+        advance(env, skip, seed)
+        rng = np.random.default_rng(seed + 1)
+        while len(raw.legal_actions()) == 1:
+            env.step(int(rng.choice(raw.legal_actions())))
+        if raw.legal_actions():
+            return
+        seed += 1
+        env.reset(seed=seed)
 
 
 def _search_decisions(env, agent, seat: int, decisions: int, seed: int = 0) -> list[int]:

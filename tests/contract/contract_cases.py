@@ -32,10 +32,24 @@ CASES = _cases()
 GAME_CASES = [pytest.param(name, {"num_players": e.default_players}, id=name) for name, e in REGISTRY.items()]
 
 
+def played(game: str, options: dict, seed: int, steps: int | None = None, **env_options):
+    """An env of ``game`` reset with ``seed`` after ``steps`` seeded random actions (None: to the end)."""
+    env = make(game, **options, **env_options)
+    env.reset(seed=seed)
+    play_random(env, seed, steps=steps)
+    return env
+
+
 def game_length(game: str, options: dict, seed: int = 0) -> int:
     env = make(game, **options)
     env.reset(seed=seed)
     return play_random(env, seed)
+
+
+def steps_before_end(game: str, options: dict, seed: int, wanted: int) -> int:
+    """``wanted`` random actions, or fewer in a game that seeded random play ends sooner (the cow trade
+    often ends after three actions): a position where the game still runs."""
+    return min(wanted, game_length(game, options, seed) - 1)
 
 
 #: Positions for the information tests lie within the first this many actions: a re-deal's cost grows
@@ -47,8 +61,6 @@ def positions(game: str, options: dict, seed: int, count: int = 4):
     """Envs at ``count`` points spread over the first ``POSITION_HORIZON`` actions of a seeded random game."""
     length = min(game_length(game, options, seed), POSITION_HORIZON)
     for k in range(count):
-        env = make(game, **options)
-        env.reset(seed=seed)
-        play_random(env, seed, steps=(length - 1) * k // max(count - 1, 1))
+        env = played(game, options, seed, steps=(length - 1) * k // max(count - 1, 1))
         if env.agents and not env.unwrapped._game_over:
             yield env

@@ -9,7 +9,7 @@ import pettingzoo
 import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
-from contract_cases import CASES, GAME_CASES, play_random, trace
+from contract_cases import CASES, GAME_CASES, play_random, steps_before_end, trace
 from hiddenhand.envs import make
 from hiddenhand.envs.core.options import ConfigError
 from hiddenhand.envs.registry import REGISTRY
@@ -162,7 +162,7 @@ def test_using_the_env_before_reset_says_to_call_reset(name):
 def test_illegal_actions_raise_naming_the_legal_ones_and_leave_the_state_untouched(game, options):
     env = make(game, **options)
     env.reset(seed=1)
-    play_random(env, 1, steps=7)
+    play_random(env, 1, steps=steps_before_end(game, options, 1, 7))
     raw = env.unwrapped
     before = raw.snapshot()
     mask = env.observe(env.agent_selection)["action_mask"]
@@ -245,11 +245,12 @@ def test_score_margin_rewards_are_own_score_minus_the_others_mean(game, options)
 
 @pytest.mark.parametrize("game,options", GAME_CASES)
 def test_max_cycles_truncates_with_zero_rewards(game, options):
-    env = make(game, max_cycles=3, **options)
+    n = options["num_players"]
+    cycles = min(3, steps_before_end(game, options, 0, 3 * n) // n)  # a cycle fewer than the game lasts
+    env = make(game, max_cycles=cycles, **options)
     env.reset(seed=0)
-    n = len(env.possible_agents)
     ends = _play_out(env, 0)
-    assert len(env.unwrapped.history) == 3 * n
+    assert len(env.unwrapped.history) == cycles * n
     assert all(truncation and not termination and reward == 0 for reward, termination, truncation, _ in ends.values())
 
 

@@ -39,7 +39,8 @@ def test_terminal_infos_break_the_scores_down_by_round_seat_and_colour():
     ({"rounds": True}, "rounds=True"),
     ({"card_features": 1}, "card_features=1 is not allowed; allowed: True or False"),
     ({"card_features": "yes"}, "card_features='yes'"),
-    ({"colours": 4}, r"unknown option\(s\) \['colours'\]; options: \['card_features', 'rounds', 'two_player_variant'\]"),
+    ({"suits": 4}, r"unknown option\(s\) \['suits'\]; options: \['card_features', 'colours', 'hand_size', 'max_value', "
+     r"'rounds', 'two_player_variant'\]"),
     ({"two_player_variant": "solo"}, "two_player_variant='solo' is not allowed; allowed: None or one of"),
     ({"two_player_variant": "dummy"}, r"two_player_variant='dummy' is not allowed; allowed: None unless num_players=2"),
 ])
@@ -54,7 +55,8 @@ def test_bad_game_options_are_a_config_error_naming_option_value_and_allowed(kwa
 
 def test_options_keep_their_defaults_and_accept_numpy_ints():
     """DG-4: rounds default to the number of players."""
-    assert OPTIONS.resolve({}) == {"rounds": None, "card_features": False, "two_player_variant": None}
+    assert OPTIONS.resolve({}) == {"rounds": None, "card_features": False, "two_player_variant": None,
+                                   "colours": 5, "max_value": None, "hand_size": 15}
     assert DavidGoliathGame(2).config() == {"num_players": 2, "rounds": 2, "card_features": False,
                                             "two_player_variant": "dummy"}  # DG-5: the default for two
     assert DavidGoliathGame(2, two_player_variant="literal").config()["two_player_variant"] == "literal"

@@ -156,11 +156,12 @@ def test_determinize_redeals_the_dummy_with_the_opponent():
 
 def test_positions_refuse_the_dummy_on_turn_and_a_dummy_dealer():
     from hiddenhand.envs.core.game import SnapshotError
+    from hiddenhand.envs.core.snapshots import as_position
 
     env = david_goliath_v0.env(num_players=2)
     env.reset(seed=0)
-    data = env.unwrapped.snapshot()
-    data["state"]["dealer"] = 2
+    data = as_position(env.unwrapped.snapshot())
+    data["state"]["dealer"] = 2  # the origin's state too: the same data
     with pytest.raises(SnapshotError, match="dealer=2"):
         env.unwrapped.restore(data)
     with pytest.raises(SnapshotError, match="the dummy"):

@@ -88,7 +88,6 @@ def test_observation_ignores_other_hands():
     before = raw.observe("player_0")["observation"]
     hands = raw.state_.hands
     hands[[1, 2]] = hands[[2, 1]]
-    raw.state_.public_epoch += 1
     np.testing.assert_array_equal(raw.observe("player_0")["observation"], before)
     assert not np.array_equal(raw.observe("player_1")["observation"], before)
 
@@ -148,3 +147,17 @@ def test_a_redeal_under_known_voids_depends_only_on_the_information_set():
     assert not (twin.state_.hands == raw.state_.hands).all()
     for seed in range(3):
         assert raw.determinize("player_0", seed=seed).snapshot() == twin.determinize("player_0", seed=seed).snapshot()
+
+
+def test_the_observation_follows_public_data_changed_without_any_counter():
+    """Issue 23: the seat rows were cached on a hand-bumped ``public_epoch``; a change that forgot to bump
+    it (here a void marked directly) left every seat a stale view. The cache key is read from the state."""
+    env = david_goliath_v0.env(num_players=4)
+    env.reset(seed=0)
+    raw = env.unwrapped
+    layout = raw.observer.layout
+    seats = layout.view(raw.observe("player_0")["observation"], "seats")
+    assert not seats[1, 90:95].any()
+    raw.state_.voids[1, 2] = 1  # §6: seat 1 revealed a void in green
+    seats = layout.view(raw.observe("player_0")["observation"], "seats")
+    np.testing.assert_array_equal(seats[1, 90:95], [0, 0, 1, 0, 0])

@@ -8,6 +8,7 @@ import pytest
 
 from hiddenhand.envs import david_goliath_v0
 from hiddenhand.envs.core.game import SnapshotError
+from hiddenhand.envs.core.snapshots import as_position
 from hiddenhand.envs.david_goliath.cards import card_id, card_name
 from hiddenhand.envs.david_goliath.rules import HAND_SIZE
 from playing import play_random
@@ -143,8 +144,10 @@ def test_terminal_state_invariants():
 
 # ---------------------------------------------------------------------------------------- checked restore
 def _tamper(snapshot, edit):
-    broken = json.loads(json.dumps(snapshot))
+    """A position snapshot (its state the origin, checked by the state checks) with ``edit`` made to it."""
+    broken = as_position(json.loads(json.dumps(snapshot)))
     edit(broken["state"], broken)
+    broken["origin"] = {**broken["origin"], "state": broken["state"], "aec": broken["aec"]}
     return broken
 
 
@@ -168,7 +171,8 @@ SNAPSHOT_TAMPERING = {
     "three seats": (lambda s, _: s["hands"].pop(), "hands has 3 entries, not 4 (one per seat)"),
     "voids of 3 colours": (lambda s, _: s["voids"][0].pop(), "voids[0] has 4 entries, not 5"),
     "void flag 2": (lambda s, _: s["voids"][1].__setitem__(0, 2), "voids[1][0]=2 is out of range; allowed: 0..1"),
-    "negative totals": (lambda s, _: s["totals"].__setitem__(0, -5), "totals[0]=-5 is out of range; allowed: >= 0"),
+    "negative totals": (lambda s, _: s["totals"].__setitem__(0, -5), "totals[0]=-5 is out of range; allowed: 0..460"),
+    "huge totals": (lambda s, _: s["totals"].__setitem__(0, 10**30), "totals[0]=1" + "0" * 30 + " is out of range"),
     "bool round": (lambda s, _: s.update(round=True), "round=True is not an int"),
     "float leader": (lambda s, _: s.update(leader=1.0), "leader=1.0 is not an int"),
     "string dealer": (lambda s, _: s.update(dealer="0"), "dealer='0' is not an int"),
@@ -198,6 +202,19 @@ def test_restore_refuses_a_tampered_state_naming_it_and_changes_nothing(name):
     assert target.unwrapped.snapshot() == before
     play_random(target, 1)  # still playable to the end
     assert target.unwrapped.state_.is_terminal
+
+
+@pytest.mark.parametrize("hand", [[5, 5] + [object()] * 200_000, list(range(60)) * 3_000],
+                         ids=["a duplicate then junk", "180k valid ids"])
+def test_a_huge_hand_is_refused_at_its_first_duplicate(hand):
+    """Issue 22: the duplicate-card check was quadratic (a 200k-entry hand took > 20 s to refuse). It now
+    stops at the first card met twice: the junk after it is never read."""
+    source = env_after(4, 70, seed=6)
+    broken = _tamper(source.unwrapped.snapshot(), lambda s, _: None)
+    broken["state"]["hands"][0] = hand
+    duplicate = card_name(hand[0])
+    with pytest.raises(SnapshotError, match=re.escape(f"hands[0] lists card {duplicate} ({hand[0]}) more than once")):
+        env_after(4, 5, seed=8).unwrapped.restore(broken)
 
 
 def test_restore_accepts_the_untampered_snapshot():

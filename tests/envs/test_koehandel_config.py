@@ -1,5 +1,7 @@
 """Koehandel options (core Option specs) and game data (configs/games/koehandel.yaml): K-A1, K-A2, Appendix A."""
 
+import copy
+
 import pytest
 
 from hiddenhand.envs import koehandel_v0
@@ -91,3 +93,13 @@ def test_numpy_ints_are_accepted_as_ints():
 def test_two_player_money_must_leave_cards_to_remove():
     with pytest.raises(ConfigError, match="removed unseen"):
         KoehandelConfig.from_options(num_players=2, money_composition=[4, 6, 2, 4, 2, 2, 2])
+
+
+def test_the_two_player_reserve_must_pay_both_players_each_donkey():
+    """K-A27: with 2 players every donkey placed pays both players from the reserve, so the game data's
+    reserve must hold two cards of each payout (a short reserve paid one player only, unlike the record)."""
+    data = copy.deepcopy(game_data())
+    check_game_data(data, "koehandel.yaml")
+    data["two_player_reserve"] = [0, 0, 0, 1, 2, 2, 2]  # one 50 for the first donkey's two payouts
+    with pytest.raises(ConfigError, match=r"two_player_reserve=.*both players receive each donkey payout"):
+        check_game_data(data, "koehandel.yaml")

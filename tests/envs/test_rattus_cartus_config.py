@@ -102,3 +102,22 @@ def test_unreadable_and_invalid_files(tmp_path):
     path.write_text("supply_table: [unclosed")
     with pytest.raises(ConfigError, match="not valid YAML"):
         RattusCartusGame(4, supply_table=str(path))
+
+
+def test_config_and_snapshots_share_nothing_with_the_live_game():
+    """§2.4, §5 (issue 22): editing a returned config or snapshot, or the mapping given as an option, changes
+    neither the env nor earlier snapshots, which still restore."""
+    agreed = copy.deepcopy(game_data()["agreed_sets"]["beginner"])
+    env = rattus_cartus_v0.env(num_players=3, building_selection="agreed", agreed_set=agreed)
+    env.reset(seed=18)
+    raw = env.unwrapped
+    before = raw.game.config()
+    earlier = copy.deepcopy(raw.snapshot())
+    snapshot = raw.snapshot()
+    snapshot["config"]["supply_table"]["buildings"]["farm"][0]["draw"] = 7
+    snapshot["config"]["agreed_set"]["farm"] = 0
+    raw.game.config()["supply_table"]["buildings"]["farm"][1]["draw"] = 9
+    agreed["farm"] = 1
+    assert raw.game.config() == before
+    raw.restore(earlier)
+    assert raw.snapshot() == earlier

@@ -3,7 +3,6 @@ random play by a wide margin."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from hiddenhand.agents.base import RandomAgent

@@ -148,13 +148,10 @@ def test_identical_row_fix_replaces_the_last_card():
     assert [c // 5 for c in s.repl[:3]] == [R.MONASTERY] * 3 and s.repl_known == 3
     assert len(s.repl) == 6 and len(s.bdeck) == 18
     # a partial match is not fixed
-    s.bdeck = s.bdeck[:-3] + [others[4], monasteries[0], monasteries[1]][::-1] if False else s.bdeck
-    top = s.bdeck[-3:]
     s.bdeck[-3:] = [others[5], s.row[0], s.row[1]]
     s.row = []
     s._begin_round()
     assert [c // 5 for c in s.row] == [R.MONASTERY, R.MONASTERY, others[5] // 5] and s.repl_known == 3
-    del top
 
 
 # ============================================================================= the worked example (§3.8)

@@ -13,6 +13,7 @@ import pytest
 
 from hiddenhand.envs import rattus_v0
 from hiddenhand.envs.core.game import SnapshotError
+from hiddenhand.envs.core.snapshots import as_position
 from hiddenhand.envs.rattus.config import KNIGHT, WITCH
 from hiddenhand.envs.rattus.decisions import (
     FINAL_ROUND, KNIGHT_STEP, MAIN, OPENING, OVER, PLAGUE_MOVE, SPREAD, TURN_CAP, WITCH_DECIDE, WITCH_SECOND,
@@ -168,7 +169,7 @@ def test_restore_refuses_the_issue_repros_and_changes_nothing(change, match):
     """Issue 22: a changed removed-token count and an opening order of 20,000 entries were accepted."""
     env = _env_at_main()
     before = env.unwrapped.snapshot()
-    snap = json.loads(json.dumps(before))
+    snap = as_position(json.loads(json.dumps(before)))  # no history to replay: the state checks alone refuse it
     change(snap["state"])
     with pytest.raises(SnapshotError, match=match):
         env.unwrapped.restore(snap)

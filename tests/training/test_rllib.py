@@ -147,11 +147,13 @@ def test_league_env_plays_every_game_with_terminal_rewards_for_each_neural_seat(
     gets its terminal reward at the end whoever moved last (the SB3 trainer's convention)."""
     env = LeagueEnv({"game": game, "env": {"reward_mode": "score_margin"}, "dense_reward": True, "seed": 1})
     seats = env.possible_agents
-    env.set_lineup({seat: ("heuristic", "random", LEARNER, snapshot_id(0))[i % 4] for i, seat in enumerate(seats)})
+    # two-player games (the cow trade): a baseline and the learner
+    kinds = ("heuristic", "random", LEARNER, snapshot_id(0)) if len(seats) > 2 else ("heuristic", LEARNER)
+    env.set_lineup({seat: kinds[i % len(kinds)] for i, seat in enumerate(seats)})
     rng = np.random.default_rng(0)
     observations, _ = env.reset(seed=5)
     neural = set(env.agents)
-    assert neural == {seat for i, seat in enumerate(seats) if i % 4 >= 2}
+    assert neural == {seat for i, seat in enumerate(seats) if kinds[i % len(kinds)] not in ("heuristic", "random")}
     returns = dict.fromkeys(neural, 0.0)
     for _ in range(20_000):
         (agent, seen), = observations.items()

@@ -1,0 +1,1 @@
+"""Cow trade: Koehandel Master's sealed-bid cow trade as a standalone two-player game."""
