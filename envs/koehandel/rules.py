@@ -10,16 +10,17 @@ record); :class:`~.records.Memory` turns each event into what every player may k
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from ..core.game import Game
 from ..core.incremental import TrackedState
+from ..core.options import Options
 from . import actions as A
 from . import checks, redeal
 from .cards import DENOMINATIONS, MONEY, NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, PEDIGREE, RAT
-from .config import KoehandelConfig
+from .config import KoehandelConfig, option_specs
 from .money import auto_payment, contains, extensions, guarded_denominations, legal_payments, pack, value
 from .position import position
 from .records import Memory
@@ -34,6 +35,7 @@ class KoehandelGame(Game):
     min_players = 2
     max_players = 6
     score_scale = 1000.0
+    options: ClassVar[Options] = option_specs()
 
     def __init__(self, num_players: int = 4, **options: Any):
         super().__init__(num_players)
