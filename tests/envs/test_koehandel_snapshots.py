@@ -190,6 +190,19 @@ def test_redealt_copies_restore(players):
         restored(copy_.snapshot(), players)
 
 
+def test_a_rat_taker_lays_from_its_own_hand_in_a_redealt_copy():
+    """§6.1, Appendix C: the re-deal drew each lay of a settled rat pot in seat order, every lay going
+    straight to the taker, so the taker's own lay could be a card it received from the same pot. Here
+    seat 3 laid first and took the pot; the copy for seat 0 had it lay a 10 it never held, and the
+    copy's own record was refused (``a laid card ... is not in seat 3's hand``)."""
+    env = played(4, 40, 160)
+    rat = next(event for event in env.unwrapped.events if event["kind"] == "rat")
+    assert rat["taker"] == rat["pot"][0][0] == 3
+    copy_ = env.unwrapped.determinize("player_0", seed=40)
+    assert not copy_.redeal_is_approximate
+    restored(copy_.snapshot())
+
+
 def test_a_redealt_copy_of_a_set_up_position_keeps_the_observation():
     """Appendix B positions begin with their own hands: the opponents' cash bounds in the digest start
     there, in the position and in every re-dealt copy of it."""
