@@ -125,17 +125,25 @@ def _cards_count(count: int) -> str:
 # ---------------------------------------------------------------------- the rules a state keeps
 def invariants(game: Any, state: Any) -> list[str]:
     """Everything that breaks the rules or the engine's bookkeeping in ``state`` (empty when nothing does)."""
+    problems = _turn_problems(game, state)
+    hands, taken = state.hands, state.taken
+    if ((hands != 0) & (hands != 1)).any() or ((taken != 0) & (taken != 1)).any():
+        return problems + ["hands and taken must be 0/1 per card"]
+    problems += _card_problems(game, state) + _hand_size_problems(game, state) + _void_problems(game, state)
+    return problems + _score_problems(game, state)
+
+
+def _turn_problems(game: Any, state: Any) -> list[str]:
+    """Whose turn, which trick, which round."""
     n, players, problems = game.seats, game.num_players, []
     add = problems.append
-    terminal = state.is_terminal
-    # whose turn, which trick, which round
     if not 0 <= state.dealer < players:
         add(f"dealer={state.dealer} is not a player 0..{players - 1}" + (" (DG-5: the dummy never deals)"
                                                                         if game.dummy is not None else ""))
     if not 0 <= state.leader < n:
         add(f"leader={state.leader} is not a seat 0..{n - 1}")
     trick, leader = state.trick, state.leader
-    if terminal:
+    if state.is_terminal:
         if state.round != game.rounds:
             add(f"the game is over but round={state.round}, not {game.rounds} (§5)")
         if state.current_player != -1:
@@ -143,24 +151,27 @@ def invariants(game: Any, state: Any) -> list[str]:
         if state.tricks_played != game.hand_size or trick:
             add(f"the game is over but its last round is not ({state.tricks_played} tricks played, "
                 f"{len(trick)} card(s) on the table)")
-    else:
-        if not 0 <= state.round < game.rounds:
-            add(f"round={state.round} is not a round in progress 0..{game.rounds - 1}")
-        if not 0 <= state.tricks_played < game.hand_size:
-            add(f"tricks_played={state.tricks_played} is not 0..{game.hand_size - 1} in a round in progress (§1)")
-        if len(trick) >= n:
-            add(f"the trick holds {len(trick)} cards; with {n} seats it is complete at {n} and resolved (§3.3)")
-        expected = (leader + len(trick)) % n
-        if expected == game.dummy:
-            add(f"the dummy (seat {game.dummy}) plays next, but it plays at once when its turn comes (DG-5)")
-        elif state.current_player != expected:
-            add(f"current_player={state.current_player}, but seat {expected} plays next "
-                f"(leader {leader} + {len(trick)} card(s) in the trick)")
-    # every card of the deck in exactly one place (§1, §3.5)
-    hands, taken = state.hands, state.taken
-    if ((hands != 0) & (hands != 1)).any() or ((taken != 0) & (taken != 1)).any():
-        return problems + ["hands and taken must be 0/1 per card"]
-    in_play = game.in_play
+        return problems
+    if not 0 <= state.round < game.rounds:
+        add(f"round={state.round} is not a round in progress 0..{game.rounds - 1}")
+    if not 0 <= state.tricks_played < game.hand_size:
+        add(f"tricks_played={state.tricks_played} is not 0..{game.hand_size - 1} in a round in progress (§1)")
+    if len(trick) >= n:
+        add(f"the trick holds {len(trick)} cards; with {n} seats it is complete at {n} and resolved (§3.3)")
+    expected = (leader + len(trick)) % n
+    if expected == game.dummy:
+        add(f"the dummy (seat {game.dummy}) plays next, but it plays at once when its turn comes (DG-5)")
+    elif state.current_player != expected:
+        add(f"current_player={state.current_player}, but seat {expected} plays next "
+            f"(leader {leader} + {len(trick)} card(s) in the trick)")
+    return problems
+
+
+def _card_problems(game: Any, state: Any) -> list[str]:
+    """Every card of the deck in exactly one place: a hand, the trick or a taken pile (§1, §3.5)."""
+    n, problems = game.seats, []
+    add = problems.append
+    hands, taken, trick, in_play = state.hands, state.taken, state.trick, game.in_play
     for name, rows in (("hands", hands), ("taken", taken)):
         for seat, row in enumerate(rows):
             foreign = np.flatnonzero(row & ~in_play)
@@ -178,31 +189,49 @@ def invariants(game: Any, state: Any) -> list[str]:
     nowhere = np.flatnonzero(in_play & (place == 0))
     if nowhere.size:
         add(f"card(s) {_names(nowhere)} of the deck lie nowhere (in no hand, trick or taken pile)")
-    # hand sizes: 15 - tricks played, one fewer for those who played to the current trick (§1)
-    played_now = {(leader + k) % n for k in range(len(trick))}
-    sizes = hands.sum(axis=1)
+    return problems
+
+
+def _hand_size_problems(game: Any, state: Any) -> list[str]:
+    """Hand sizes: 15 - tricks played, one fewer for those who played to the current trick (§1)."""
+    n, leader, problems = game.seats, state.leader, []
+    played_now = {(leader + k) % n for k in range(len(state.trick))}
+    sizes = state.hands.sum(axis=1)
     for seat in range(n):
         expected = game.hand_size - state.tricks_played - (seat in played_now)
         if sizes[seat] != expected:
-            add(f"hands[{seat}] holds {_cards_count(sizes[seat])}, not {expected} ({state.tricks_played} tricks played"
-                + (", and it played to the current trick)" if seat in played_now else ")"))
-    # voids (§6): revealed by not following, so a void seat holds none of that colour
-    voids = state.voids
+            problems.append(f"hands[{seat}] holds {_cards_count(sizes[seat])}, not {expected} ({state.tricks_played} "
+                            "tricks played" + (", and it played to the current trick)" if seat in played_now else ")"))
+    return problems
+
+
+def _void_problems(game: Any, state: Any) -> list[str]:
+    """Voids (§6): revealed by not following, so a void seat holds none of that colour."""
+    n, problems = game.seats, []
+    add = problems.append
+    voids, trick = state.voids, state.trick
     if ((voids != 0) & (voids != 1)).any():
         add("voids must be 0/1 per seat and colour")
-    by_colour = hands.reshape(n, NUM_COLOURS, MAX_VALUE).sum(axis=2)
+    by_colour = state.hands.reshape(n, NUM_COLOURS, MAX_VALUE).sum(axis=2)
     for seat, colour in zip(*np.nonzero(voids)):
         if by_colour[seat, colour]:
             add(f"seat {seat} is marked void in {COLOURS[colour]} but holds {by_colour[seat, colour]} such card(s)")
     if trick:
         led = CARD_COLOUR[trick[0]]
         for k, card in enumerate(trick[1:], start=1):
-            seat = (leader + k) % n
+            seat = (state.leader + k) % n
             if CARD_COLOUR[card] != led and not voids[seat % n, led]:
                 add(f"seat {seat} did not follow {COLOURS[led]} in the trick but is not marked void in it (§3.2)")
     if by_colour.tolist() != [list(row) for row in state.colour_counts]:
         add("colour_counts do not match the hands")
-    # what was taken this round and its score (§4)
+    return problems
+
+
+def _score_problems(game: Any, state: Any) -> list[str]:
+    """What was taken this round and its score (§4); totals are the sums of the past rounds' scores."""
+    n, players, problems = game.seats, game.num_players, []
+    add = problems.append
+    taken = state.taken
     if (state.played != taken.any(axis=0)).any():
         add("played does not match the taken piles")
     counts = taken.reshape(n, NUM_COLOURS, MAX_VALUE).sum(axis=2)
@@ -212,7 +241,6 @@ def invariants(game: Any, state: Any) -> list[str]:
     if np.asarray(state.colour_points).tolist() != points:
         add(f"colour_points {np.asarray(state.colour_points).tolist()} are not the score of the taken piles {points}")
     points = points[:players]  # DG-5: the dummy's taken cards score for nobody
-    # totals are the sum of the past rounds' scores (§4)
     past = state.round_colour_scores
     if len(past) != state.round:
         add(f"round_colour_scores holds {len(past)} rounds, but round={state.round} have been completed")
@@ -224,7 +252,7 @@ def invariants(game: Any, state: Any) -> list[str]:
         add(f"totals {totals} are not the sums of round_colour_scores {sums}")
     if any(total < 0 for total in totals):
         add(f"totals {totals} hold a negative score")
-    if terminal and past and past[-1] != points:
+    if state.is_terminal and past and past[-1] != points:
         add("the last round's scores are not those of the taken piles")
     return problems
 
@@ -259,15 +287,34 @@ def position(game: Any, base: dict[str, Any], spec: dict[str, Any]) -> dict[str,
             data[key] = _int(where, key, spec[key], None, None)
     if "dealer" not in spec and "leader" in spec and data["tricks_played"] == 0 and not data["trick"]:
         data["dealer"] = (data["leader"] - 1) % players  # DG-3 (DG-5: the non-dealer) leads a round's first trick
+    _spec_voids(where, n, spec, data)
+    _spec_scores(where, game, spec, data)
+    trick, leader = data["trick"], data["leader"]
+    if is_int(leader):
+        data["current_player"] = (leader + len(trick)) % n
+        if data["current_player"] == game.dummy:
+            raise SnapshotError(f"{where}: the dummy (seat {game.dummy}) would play next, but it plays at once when "
+                                f"its turn comes (DG-5); give a leader and trick with a player on turn")
+    data["is_terminal"] = False
+    return data
+
+
+def _spec_voids(where: str, n: int, spec: dict[str, Any], data: dict[str, Any]) -> None:
+    """The voids given, and those the trick reveals: not following a colour shows a void in it (§6)."""
     if "voids" in spec:
         data["voids"] = [_spec_colours(where, f"voids[{seat}]", colours)
                          for seat, colours in enumerate(_spec_list(where, "voids", spec["voids"], n))]
     trick, leader = data["trick"], data["leader"]
     if trick and is_int(leader):
         led = CARD_COLOUR[trick[0]] if is_int(trick[0]) else None
-        for k, card in enumerate(trick[1:], start=1):  # not following reveals a void (§6)
+        for k, card in enumerate(trick[1:], start=1):
             if led is not None and is_int(card) and CARD_COLOUR[card] != led:
                 data["voids"][(leader + k) % n][led] = 1
+
+
+def _spec_scores(where: str, game: Any, spec: dict[str, Any], data: dict[str, Any]) -> None:
+    """The completed rounds' scores and the totals, from whichever of them (and the round) ``spec`` gives."""
+    players = game.num_players
     if "round_colour_scores" in spec:
         past = data["round_colour_scores"] = spec["round_colour_scores"]
         if "round" not in spec:
@@ -284,13 +331,6 @@ def position(game: Any, base: dict[str, Any], spec: dict[str, Any]) -> dict[str,
     elif "round" in spec:
         data["round_colour_scores"] = [[[0] * NUM_COLOURS for _ in range(players)] for _ in range(data["round"])]
         data["totals"] = [0] * players
-    if is_int(leader):
-        data["current_player"] = (leader + len(trick)) % n
-        if data["current_player"] == game.dummy:
-            raise SnapshotError(f"{where}: the dummy (seat {game.dummy}) would play next, but it plays at once when "
-                                f"its turn comes (DG-5); give a leader and trick with a player on turn")
-    data["is_terminal"] = False
-    return data
 
 
 def _spec_list(where: str, name: str, value: Any, length: int) -> list:
