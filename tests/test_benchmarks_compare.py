@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from hiddenhand.benchmarks import compare
-from hiddenhand.envs import rattus_v0
+from hiddenhand.envs import koehandel_v0, rattus_v0
 from hiddenhand.envs.rattus.observation import RattusObserver
 from hiddenhand.envs.rattus.rules import RattusGame
 
@@ -48,6 +48,34 @@ def test_option_sets_flip_each_flag_and_try_each_choice():
     assert {"starting_mark_public": False} in sets and {"reveal_order": "random"} in sets
     assert {"tie_break": "next_player"} not in sets  # the default is not repeated
     assert not any("max_regular_turns" in options for options in sets[2:])  # ints are left at their default
+
+
+def test_every_game_declares_the_options_the_comparator_varies():
+    """``make compare --game koehandel`` failed: Koehandel's options were not on its game class."""
+    for module in (koehandel_v0, rattus_v0):
+        sets = compare.option_sets(module.raw_env.game_class, ())
+        assert sets[0] == {} and len(sets) > 5
+
+
+def test_a_state_field_the_head_dropped_is_no_difference(monkeypatch):
+    """Snapshots compare with the base's states as the head's ``restore`` reads them (issue 23: Koehandel's
+    change counters left its state's data), and each revision restores its own snapshot."""
+    base, head = (koehandel_v0.env(num_players=3) for _ in range(2))
+    for env in (base, head):
+        env.reset(seed=0)
+    pair = compare.Pair(base, head, "koehandel")
+    snapshot = base.unwrapped.snapshot
+
+    def with_counters():
+        data = snapshot()
+        data["state"]["version"], data["state"]["memory"]["epoch"] = 12, 3
+        return data
+    monkeypatch.setattr(base.unwrapped, "snapshot", with_counters)
+    old, new = pair.check_snapshot()
+    assert "version" in old["state"] and "version" not in new["state"]
+    monkeypatch.setattr(base.unwrapped, "snapshot", lambda: {**with_counters(), "history": [0]})
+    with pytest.raises(compare.Difference, match="snapshot"):
+        pair.check_snapshot()
 
 
 def test_same_compares_arrays_by_dtype_and_containers_item_by_item():

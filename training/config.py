@@ -1,7 +1,8 @@
 """Training configuration: YAML files -> validated, immutable dataclasses.
 
 ``load_config("david_goliath_quick")`` loads a preset shipped in ``hiddenhand/configs/train``;
-``load_config("run.yaml")`` loads any file. Keys left out take the defaults below. Every problem is
+``load_config("run.yaml")`` loads any file (read by :func:`~hiddenhand.envs.core.yaml_files.read_yaml`:
+UTF-8, at most 1 MiB, each key once per mapping). Keys left out take the defaults below. Every problem is
 a :class:`ConfigError` naming the file, the dotted key and what is allowed. Field types and the
 ``metadata`` rules (``min``/``max`` inclusive, ``gt`` exclusive, ``choices``, ``nonempty``) drive
 the checks; list rules apply to each item.
@@ -25,14 +26,13 @@ from hiddenhand import envs
 from hiddenhand.agents import load as load_agent
 from hiddenhand.agents.search import is_search_spec
 from hiddenhand.envs.core.options import ConfigError
+from hiddenhand.envs.core.yaml_files import read_yaml
 
 from .potentials import POTENTIALS, available
 
 PRESET_DIR = Path(hiddenhand.configs.__file__).parent / "train"
 BASELINES = ("random", "heuristic")
 MAX_STEPS = 10**12
-#: Largest config file read (a config is a few KiB).
-MAX_FILE_BYTES = 1 << 20
 #: Largest rollout buffer (observations and action masks of one update, float32) a config may ask for.
 MAX_ROLLOUT_BYTES = 8 << 30
 #: Env options that make no sense in training (they would print every step).
@@ -159,56 +159,7 @@ def load_config(path: str | os.PathLike) -> TrainConfig:
         if str(path) not in presets():
             raise ConfigError(f"config file not found: {str(path)!r}; presets: {presets()}")
         file = config_path(str(path))
-    return config_from_dict(read_yaml(file), source=str(file))
-
-
-def read_yaml(file: Path) -> Any:
-    """Parse a YAML file safely (no tags that build objects): at most ``MAX_FILE_BYTES``, UTF-8 text, no
-    duplicated keys in any mapping. Every problem is a :class:`ConfigError` naming the file."""
-    size = file.stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise ConfigError(f"{file}: {size:,} bytes, more than a config file may hold ({MAX_FILE_BYTES:,})")
-    raw = file.read_bytes()
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise ConfigError(f"{file}: not UTF-8 text: byte {raw[exc.start]:#04x} on line {line} (offset {exc.start}, "
-                          f"{exc.reason}); save the file as UTF-8") from None
-    try:
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
-    except _DuplicateKey as exc:
-        raise ConfigError(f"{file}: {exc}") from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{file}: invalid YAML: {exc}") from None
-    except RecursionError:
-        raise ConfigError(f"{file}: invalid YAML: nested too deeply") from None
-
-
-class _DuplicateKey(yaml.YAMLError):
-    pass
-
-
-class _StrictLoader(yaml.SafeLoader):
-    """PyYAML's safe loader, refusing a key given twice in one mapping (the plain loader keeps the last)."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
-        seen: dict[Any, int] = {}
-        if isinstance(node, yaml.MappingNode):
-            for key_node, _ in node.value:
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    continue
-                key = self.construct_object(key_node, deep=True)
-                try:
-                    first = seen.get(key)
-                except TypeError:  # unhashable: the safe constructor names it below
-                    continue
-                line = key_node.start_mark.line + 1
-                if first is not None:
-                    raise _DuplicateKey(f"key {_short(key)} is given twice (lines {first} and {line}); "
-                                        f"allowed: each key once per mapping")
-                seen[key] = line
-        return super().construct_mapping(node, deep=deep)
+    return config_from_dict(read_yaml(file, str(file), "config file"), source=str(file))
 
 
 def config_from_dict(data: dict[str, Any], source: str = "<dict>") -> TrainConfig:

@@ -18,7 +18,7 @@ from hiddenhand.envs.koehandel.cards import NUM_DENOMS
 from hiddenhand.envs.koehandel.money import value
 
 from ..base import Agent
-from .koehandel import BLUFF_ZEROS, COUNTER_STEPS, cover
+from .koehandel import BLUFF_ZEROS, COUNTER_STEPS, best_counter, cover
 
 OFFER_SHARE = 0.7  # share of the stake's worth the challenger's real cards aim at
 
@@ -55,17 +55,7 @@ class CowTradeHeuristic(Agent):
         rounds = view["rounds"]
         current = 1 if rounds[1][0] else 0
         guess = rounds[current][0] * mean
-        low, high = 0.4 * guess, 1.6 * guess + 10
-        best, best_gain = None, 0.0
-        for target in sorted({int(guess * f) + 10 for f in COUNTER_STEPS}):
-            plan = cover(hand, target + -target % 10)
-            if plan is None:
-                continue
-            amount = value(plan)
-            gain = min(1.0, max(0.0, (amount - low) / (high - low))) * self.worth - amount
-            if gain > best_gain:
-                best, best_gain = amount, gain
-        return best
+        return best_counter(hand, sorted({int(guess * f) + 10 for f in COUNTER_STEPS}), guess, self.worth)
 
     @staticmethod
     def _next_card(selected: list[int], plan: list[int], mask: np.ndarray) -> int:

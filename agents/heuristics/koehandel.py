@@ -70,6 +70,23 @@ def cover(hand: list[int], amount: int) -> list[int] | None:
     return chosen
 
 
+def best_counter(hand: list[int], targets, guess: float, worth: float) -> int | None:
+    """The counter-offer amount among the covers of ``targets`` (tried in their order) with the best
+    expected gain, or None (accepting is better): the offer is taken as uniform between 0.4 and 1.6 times
+    ``guess`` (+ 10), and a counter gains ``worth`` times its chance to beat it, less what it costs."""
+    low, high = 0.4 * guess, 1.6 * guess + 10
+    best, best_gain = None, 0.0
+    for target in targets:
+        plan = cover(hand, target + -target % 10)
+        if plan is None:
+            continue
+        amount = value(plan)
+        gain = min(1.0, max(0.0, (amount - low) / (high - low))) * worth - amount
+        if gain > best_gain:
+            best, best_gain = amount, gain
+    return best
+
+
 def cheapest_cost(hand: list[int], count: int) -> int:
     """What the ``count`` cheapest cards of ``hand`` are worth to keep."""
     cost = 0
@@ -507,19 +524,9 @@ class KoehandelHeuristic(Agent):
         cards = obs[self.OFFER_CARDS[obs[self.TRADE_ROUND] - 1]]
         size = obs[self._seat(obs, challenger)] + cards
         guess = cards * self._offered_card_worth(obs, challenger, size) * self._jitter()
-        low, high = 0.4 * guess, 1.6 * guess + 10  # the offer is taken as uniform between these
         swing, _ = self._trade_swing(obs, challenger, s, stake)
-        hand = self._hand(obs)
-        best, best_gain = None, 0.0
-        for target in {int(guess * f) + 10 for f in COUNTER_STEPS} | {obs[self.CASH]}:
-            plan = cover(hand, target + -target % 10)
-            if plan is None:
-                continue
-            amount = value(plan)
-            gain = min(1.0, max(0.0, (amount - low) / (high - low))) * swing - amount
-            if gain > best_gain:
-                best, best_gain = amount, gain
-        return best
+        targets = {int(guess * f) + 10 for f in COUNTER_STEPS} | {obs[self.CASH]}
+        return best_counter(self._hand(obs), targets, guess, swing)
 
     def _counter(self, obs: list[int], legal: list[int]) -> int:
         selected = obs[self.SELECTED: self.SELECTED + NUM_DENOMS]

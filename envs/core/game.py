@@ -74,6 +74,12 @@ class Game(ABC):
         whose turn it is. :meth:`HiddenInfoAECEnv.restore` refuses a state with any, and the contract
         suite checks them after every step of random play."""
 
+    def upgraded_state(self, data: Any) -> Any:
+        """A state's JSON data in the form this revision writes, from data that an older one may have
+        written: a game whose state dropped a field takes it out here (checked). Never changes ``data``;
+        ``restore`` calls it on a snapshot's states before anything else. By default ``data`` itself."""
+        return data
+
     def position(self, base: dict[str, Any], **spec: Any) -> dict[str, Any]:
         """A state (as ``to_json`` data) set up from ``base`` (a freshly dealt state's data) and ``spec``,
         the game's documented keywords (e.g. hands and leader). Used by ``env.set_position``, which

@@ -21,7 +21,7 @@ from .game import SnapshotError, State
 from .snapshots import (
     AEC_KEYS, DEALT_ORIGIN_KEYS, FORMAT_1, PLAYED_BEFORE, POSITION_ORIGIN_KEYS, SNAPSHOT_FORMAT, SNAPSHOT_KEYS,
     checked_actions, checked_rng, difference, fail, is_finite_number, json_copy, require_keys,
-    upgraded,
+    upgraded, upgraded_states,
 )
 
 #: What play changes in an env: ``restore`` takes them from the replay, ``determinize`` copies them.
@@ -180,7 +180,7 @@ class PositionsMixin:
             snapshot = upgraded(name, snapshot)
         elif given.__class__ is not str or given != SNAPSHOT_FORMAT:
             raise fail(name, f"format={given!r:.80} is not one this env reads ({SNAPSHOT_FORMAT}, {FORMAT_1})")
-        require_keys(name, "data", snapshot, SNAPSHOT_KEYS)
+        snapshot = upgraded_states(self.game, require_keys(name, "data", snapshot, SNAPSHOT_KEYS))
         expected = {"game": name, "num_players": self.game.num_players, "config": self.game.config()}
         for key, value in expected.items():
             if difference(snapshot[key], value, key):

@@ -6,7 +6,8 @@ the deal (after ``reset``), or ``{"state": ..., "rng": ..., "aec": ...}``, an ex
 ``set_position``, in a re-dealt copy, or an old snapshot). ``restore`` rebuilds the origin, replays
 ``history`` from it and requires the result to equal ``state``, ``rng`` and ``aec``; so everything but
 the origin is derived, and only the origin is checked field by field (this module, the game's
-``state_from_json`` and ``invariants``, and the env's AEC checks).
+``state_from_json`` and ``invariants``, and the env's AEC checks). A state written by an older revision
+of its game is brought to today's form first (:func:`upgraded_states`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from .game import SnapshotError
+from .game import Game, SnapshotError
 
 SNAPSHOT_FORMAT = "hiddenhand-snapshot/2"
 #: Format 1 had no origin; its history restarted at ``set_position`` and in re-dealt copies.
@@ -141,6 +142,16 @@ def as_position(snapshot: dict) -> dict:
     or a position to hand on without its history)."""
     position = {"state": snapshot["state"], "rng": snapshot["rng"], "aec": snapshot["aec"]}
     return {**snapshot, "origin": position, "history": []}
+
+
+def upgraded_states(game: Game, snapshot: dict) -> dict:
+    """``snapshot`` with its ``state`` and an explicit origin's as this revision writes them
+    (:meth:`~.game.Game.upgraded_state`), copied where they change."""
+    snapshot = {**snapshot, "state": game.upgraded_state(snapshot["state"])}
+    origin = snapshot["origin"]
+    if isinstance(origin, dict) and "state" in origin:
+        snapshot["origin"] = {**origin, "state": game.upgraded_state(origin["state"])}
+    return snapshot
 
 
 def upgraded(name: str, snapshot: dict) -> dict:

@@ -8,6 +8,11 @@ out, so logs of many games can be pooled by agent name.
 
 Agent names: an explicit ``seat_names`` (seat index -> name) wins; otherwise an event's ``"agents"``
 key (a name per seat, e.g. ``export_events(path, agents=[...])``); otherwise ``player_<seat>``.
+
+The log of an approximate re-dealt copy (``env.redeal_is_approximate``, docs/koehandel_rules.md
+Appendix C) does not know the seats' cash around its events (``cash_before`` and ``cash_after`` hold
+None): the cash change of such a trade is counted as unknown (``money_unknown``), never guessed; the
+offers (drawn for that copy, like every hidden value of a re-deal) are counted as in any log.
 """
 
 from __future__ import annotations
@@ -123,7 +128,8 @@ def bluff_statistics(events: Iterable[dict[str, Any]], seat_names: Sequence[str]
       ``counter_rate``);
     - ``challenges``, ``challenger_wins``, ``challenger_win_rate``;
     - ``trades`` (as either trader), ``trades_won``, ``money_won`` / ``money_lost`` (summed net cash
-      gains / losses per trade) and ``net_money``.
+      gains / losses per trade) and ``net_money``, over the trades whose cash change the log knows;
+      ``money_unknown``: the trades whose cash it does not (an approximate re-dealt copy's, None).
 
     A rate with nothing to count is None.
     """
@@ -133,7 +139,7 @@ def bluff_statistics(events: Iterable[dict[str, Any]], seat_names: Sequence[str]
     def entry(name: str) -> dict[str, Any]:
         return raw.setdefault(name, {"offers": 0, "padded": 0, "zero_shares": [], "offered": 0, "worth": 0.0,
                                      "shown": {}, "challenges": 0, "challenger_wins": 0, "trades": 0,
-                                     "trades_won": 0, "money_won": 0, "money_lost": 0})
+                                     "trades_won": 0, "money_won": 0, "money_lost": 0, "money_unknown": 0})
 
     for row in trade_rows(events, seat_names, animal_values):
         agent = entry(row["agent"])
@@ -157,11 +163,14 @@ def bluff_statistics(events: Iterable[dict[str, Any]], seat_names: Sequence[str]
         challenger["challenger_wins"] += event["winner"] == c
         for seat in (c, d):
             agent = entry(_agent(event, seat, seat_names))
-            net = event["cash_after"][seat] - event["cash_before"][seat]
             agent["trades"] += 1
             agent["trades_won"] += event["winner"] == seat
-            agent["money_won"] += max(net, 0)
-            agent["money_lost"] += max(-net, 0)
+            before, after = event["cash_before"][seat], event["cash_after"][seat]
+            if before is None or after is None:
+                agent["money_unknown"] += 1
+                continue
+            agent["money_won"] += max(after - before, 0)
+            agent["money_lost"] += max(before - after, 0)
 
     stats = {}
     for name in sorted(raw):
@@ -191,6 +200,7 @@ def bluff_statistics(events: Iterable[dict[str, Any]], seat_names: Sequence[str]
             "money_won": agent["money_won"],
             "money_lost": agent["money_lost"],
             "net_money": agent["money_won"] - agent["money_lost"],
+            "money_unknown": agent["money_unknown"],
         }
     return stats
 
@@ -200,8 +210,9 @@ def _percent(rate: float | None) -> str:
 
 
 def format_table(stats: dict[str, dict[str, Any]]) -> str:
-    """The statistics as a text table, then the challenged players' accept rates by cards shown (one line
-    per card count, one column per agent)."""
+    """The statistics as a text table (a note names the trades whose cash is unknown, left out of won, lost
+    and net), then the challenged players' accept rates by cards shown (one line per card count, one
+    column per agent)."""
     width = max([len("agent")] + [len(name) for name in stats]) + 2
     lines = [f"{'agent':<{width}}{'offers':>7}{'padded':>8}{'0-share':>9}{'value/worth':>13}{'accept':>8}"
              f"{'C wins':>8}{'trades':>8}{'won':>8}{'lost':>8}{'net':>8}"]
@@ -213,6 +224,10 @@ def format_table(stats: dict[str, dict[str, Any]]) -> str:
             f"{_percent(row['accept_rate']):>8}{_percent(row['challenger_win_rate']):>8}{row['trades']:>8}"
             f"{row['money_won']:>8}{row['money_lost']:>8}{row['net_money']:>8}"
         )
+    unknown = {name: row["money_unknown"] for name, row in stats.items() if row["money_unknown"]}
+    if unknown:
+        lines.append("won, lost and net leave out the trades whose cash the log does not know (an approximate "
+                     "re-deal): " + ", ".join(f"{name} {count}" for name, count in unknown.items()))
     counts = sorted({cards for row in stats.values() for cards in row["by_cards_shown"]})
     if counts:
         column = max(len(name) for name in stats) + 2

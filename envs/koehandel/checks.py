@@ -20,13 +20,13 @@ from ..core.schema import check_field
 from . import actions as A
 from . import progress
 from .cards import DENOMINATIONS, MONEY, NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, PEDIGREE, RAT, card_name
-from .ledger import MAX_CARDS, MAX_SLAP, Walk, check_fields, check_shapes, commit_row, default_kinds, event_kinds
+from .ledger import (
+    MAX_CARDS, MAX_SEQ, MAX_SLAP, Walk, check_fields, check_shapes, commit_row, default_kinds, event_kinds,
+)
 from .money import legal_payments, value
 
 if TYPE_CHECKING:
     from .rules import KoehandelGame, KoehandelState
-
-MAX_VERSION = 2**31 - 1  # the state's change counter (observation caches key on it)
 
 
 def bid_bound(cfg) -> int:
@@ -47,7 +47,7 @@ def _schema(game: KoehandelGame) -> dict[str, tuple]:
         "deck": ("ints", None, 0, last_card if n == 2 else MONEY - 1), "bank": hand, "removed": hand,
         "donkeys": ("int", 0, 4), "turns": ("int", 0, cfg.max_turns), "turn_player": seat,
         "decision": ("int", 0, A.D_DISTRIBUTE), "current_player": seat, "is_terminal": ("bool",),
-        "is_truncated": ("bool",), "version": ("int", 0, MAX_VERSION), "seq": ("int", 0, MAX_VERSION),
+        "is_truncated": ("bool",), "seq": ("int", 0, MAX_SEQ),
         "card": ("int", -1, last_card), "auctioneer": maybe_seat, "excluded": ("ints", None, 0, n - 1),
         "bidders": ("ints", None, 0, n - 1), "high": ("int", 0, bids), "high_bidder": maybe_seat,
         "passes": ("int", 0, n), "pending": ("int", 0, bids), "max_bid": ("ints", n, 0, bids),
@@ -97,6 +97,23 @@ def parse_state(game: KoehandelGame, state: KoehandelState, data: Any) -> Koehan
             raise SnapshotError(f"koehandel: state memory {_first_difference(state.memory.to_json(), data['memory'])} "
                                 f"does not match the record (every player's record is rebuilt from the events)")
     return state
+
+
+def upgraded_state(data: Any) -> Any:
+    """``data`` without the change counters that older revisions saved for the observer's caches (the
+    state's ``version``, its memory's ``epoch``), each checked to be a count; ``data`` itself if it has
+    none. The observer keys on the state's own values and the incremental protocol's ``version`` now."""
+    if isinstance(data, dict) and "version" in data:
+        data = _without(data, "version", "version")
+    memory = data.get("memory") if isinstance(data, dict) else None
+    if isinstance(memory, dict) and "epoch" in memory:
+        data = {**data, "memory": _without(memory, "epoch", "memory epoch")}
+    return data
+
+
+def _without(holder: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    check_field("koehandel", where, holder[key], ("int", 0, MAX_SEQ))
+    return {name: value for name, value in holder.items() if name != key}
 
 
 def _copied(data: Any) -> Any:

@@ -11,14 +11,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from typing import Any
-
-import yaml
 
 from ..core.options import Bool, Choice, ConfigError, Int, IntList, Option, Options
 from ..core.options import Optional as Maybe
 from ..core.options import check, check_with
+from ..core.yaml_files import shipped_yaml
 from .cards import DENOMINATIONS, NUM_ANIMALS, NUM_DENOMS, SPECIES_NAMES
 
 DATA_FILE = "games/koehandel.yaml"
@@ -43,8 +41,7 @@ DATA_KINDS = {
 @lru_cache(maxsize=None)
 def game_data() -> dict[str, Any]:
     """The game data file shipped in ``hiddenhand.configs``, validated."""
-    text = resources.files("hiddenhand.configs").joinpath(DATA_FILE).read_text()
-    data = yaml.safe_load(text)
+    data = shipped_yaml(DATA_FILE)
     check_game_data(data, DATA_FILE)
     return data
 

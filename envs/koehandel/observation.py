@@ -7,8 +7,11 @@ out as here, by the state's :class:`~.records.Memory`. :mod:`.reference` writes 
 
 The encoder is in the hot loop, so it keeps each viewer's last vector and, when the state has moved on,
 rewrites only the groups of values whose inputs changed: every group has a key made of exactly those
-inputs. The seats block is kept once, in absolute seat order with its rows repeated, so that a viewer's
-rotation is a slice. Vector positions are ``*_cell`` (cells from the vector's start), positions in a
+inputs, read from the state. The state is on the core's incremental protocol: when a viewer's vector
+shows the position one apply back and that apply reached no new decision (it listed no ``changes``),
+only the mover's own raise or selection can have changed, and the groups are not looked at. The seats
+block is kept once, in absolute seat order with its rows repeated, so that a viewer's rotation is a
+slice. Vector positions are ``*_cell`` (cells from the vector's start), positions in a
 seat row ``*_column``.
 """
 
@@ -42,7 +45,7 @@ NO_CARD, ANIMAL, PEDIGREE_CARD, RAT_CARD = (CARD_KINDS.index(kind) for kind in (
 
 
 class _View:
-    """One viewer's last vector and the keys it was written from."""
+    """One viewer's last vector, the state's ``version`` it shows and the keys it was written from."""
 
     __slots__ = ("vector", "seat_rows", "version", "acting", "game", "hand", "deck", "seats", "bidding",
                  "pedigree", "pot", "trade", "records", "private")
@@ -93,7 +96,7 @@ class KoehandelObserver(Observer):
         # once per state version; the stamp counts its changes
         self._rows = np.zeros((2 * self.n, SEAT_FEATURES), np.float32)
         self._rows[:, PRESENT_COLUMN] = 1
-        self._rows_version = self._rows_sizes = self._rows_epoch = self._rows_max_bid = self._rows_roles = None
+        self._rows_version = self._rows_sizes = self._rows_settled = self._rows_max_bid = self._rows_roles = None
         self._rows_stamp = 0
         self._deck_key: tuple | None = None
         self._deck_values: list[int] = []
@@ -104,7 +107,10 @@ class KoehandelObserver(Observer):
             self._state = state
         view = self._views[player]
         if view.version != state.version:
-            self._refresh(state, player, view)
+            changes = state.changes
+            if changes or changes is None or view.version != state.version - 1:
+                self._refresh(state, player, view)
+            view.version = state.version
         # the only values that change without a new decision: the mover's own build steps
         selection, pending = NO_SELECTION, 0
         if state.current_player == player and not state.is_terminal:
@@ -124,7 +130,6 @@ class KoehandelObserver(Observer):
     def _refresh(self, s: KoehandelState, me: int, view: _View) -> None:
         """Bring ``view`` up to date with ``s``: one key per group, the group rewritten if it moved."""
         vec, n = view.vector, self.n
-        view.version = s.version
         acting = s.decision if s.current_player == me and not s.is_terminal else 0
         target = s.amount if acting == A.D_PAY else s.kstar if acting in (A.D_STAKE, A.D_PED_CARDS) else 0
         key = (acting, target, s.looked if acting == A.D_DISTRIBUTE else -1)
@@ -146,15 +151,16 @@ class KoehandelObserver(Observer):
         if key != view.deck:
             view.deck = key
             vec[self.deck_cells] = self._deck(s, key)
+        settled = (s.seq, s.donkeys, s.memory)  # what changes the record: events, defaults, donkey money
         if self._rows_version != s.version:
-            self._update_rows(s)
+            self._update_rows(s, settled)
         if view.seats != self._rows_stamp:
             view.seats = self._rows_stamp
             view.seat_rows[:] = self._rows[me:me + n]
         self._auction(s, me, view, vec)
         self._trade(s, me, view, vec)
-        if view.records != s.memory.epoch:  # blocks 2 and 3, kept by the memory as laid out here
-            view.records = s.memory.epoch
+        if view.records != settled:  # blocks 2 and 3, kept by the memory as laid out here
+            view.records = settled
             vec[self.record_cells] = s.memory.block[me]
 
     def _deck(self, s: KoehandelState, key: tuple) -> list[int]:
@@ -174,9 +180,9 @@ class KoehandelObserver(Observer):
         self._deck_key, self._deck_values = key, values
         return values
 
-    def _update_rows(self, s: KoehandelState) -> None:
+    def _update_rows(self, s: KoehandelState, settled: tuple) -> None:
         """Per seat: hand size (public, K-A13), holdings, pedigrees, roles, highest bid on this card.
-        Holdings and pedigrees change only as an event settles (the memory's epoch)."""
+        Holdings and pedigrees change only as an event settles (``settled``, the record's key)."""
         rows, n = self._rows, self.n
         self._rows_version = s.version
         changed = False
@@ -184,8 +190,8 @@ class KoehandelObserver(Observer):
             self._rows_sizes = list(s.sizes)
             rows[:, SIZE_COLUMN] = s.sizes * 2
             changed = True
-        if s.memory.epoch != self._rows_epoch:
-            self._rows_epoch = s.memory.epoch
+        if settled != self._rows_settled:
+            self._rows_settled = settled
             rows[:n, HOLDINGS_COLUMN:PEDIGREE_COLUMN] = s.holdings
             rows[:n, PEDIGREE_COLUMN:ROLE_COLUMN] = 0
             for species, owner in enumerate(s.pedigree_owner):

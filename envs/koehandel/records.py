@@ -90,7 +90,6 @@ class Memory:
         for viewer, row in enumerate(self.digest):
             for slot in range(1, n):
                 row[slot * DIGEST_COLUMNS - 1] = start_cash[(viewer + slot) % n]  # each opponent's cash bound
-        self.epoch = 0  # bumped on every change, for observation caches
 
     def _share(self, store: array) -> None:
         """Lay ``block``, the digests and the windows over one buffer."""
@@ -193,7 +192,6 @@ class Memory:
         for viewer in range(self.n):
             for seat in range(self.n):
                 self._enter(viewer, seat, one, 1, DENOMINATIONS[d])
-        self.epoch += 1
 
     def default(self, seq: int, kind: int, species: int, seat: int, hand: list[int]) -> None:
         """A defaulting bidder's hand is revealed to all (reveal_and_restart, R5)."""
@@ -203,11 +201,9 @@ class Memory:
             if seat != viewer:
                 self.digest[viewer][self._starts[viewer][seat] + CASH_BOUND] = _value(hand)
         self._append("defaults", rows)
-        self.epoch += 1
 
     def settle(self, event: dict[str, Any]) -> None:
         getattr(self, f"_{event['kind']}")(event)
-        self.epoch += 1
 
     def _auction(self, e: dict[str, Any]) -> None:
         n, payment, price, max_bids = self.n, e["payment"], e["price"], e["max_bids"]
@@ -324,23 +320,8 @@ class Memory:
     def to_json(self) -> dict[str, Any]:
         digest = [[row[k:k + DIGEST_COLUMNS].tolist() for k in range(0, len(row), DIGEST_COLUMNS)]
                   for row in self.digest]
-        return {"counts": dict(self.counts), "digest": digest, "epoch": self.epoch,
+        return {"counts": dict(self.counts), "digest": digest,
                 "tables": {name: table[:, : self.counts[name]].tolist() for name, table in self.tables.items()}}
-
-    def load_json(self, data: dict[str, Any]) -> None:
-        self.counts = dict(data["counts"])
-        for row, rows in zip(self.digest, data["digest"]):
-            row[:] = array("i", [x for values in rows for x in values])
-        for name, table in self.tables.items():
-            count, window = self.counts[name], self.windows[name]
-            table[:] = 0
-            if count:
-                table[:, :count] = data["tables"][name]
-            if window is not table:
-                kept = table[:, max(0, count - len(window[0])):count][:, ::-1]
-                window[:] = 0
-                window[:, :kept.shape[1]] = kept
-        self.epoch = data["epoch"]
 
 
 def _flow(counts: list[int]) -> tuple[list[int], int, int]:

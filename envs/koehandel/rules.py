@@ -10,15 +10,17 @@ record); :class:`~.records.Memory` turns each event into what every player may k
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
-from ..core.game import Game, State
+from ..core.game import Game
+from ..core.incremental import TrackedState
+from ..core.options import Options
 from . import actions as A
 from . import checks, redeal
 from .cards import DENOMINATIONS, MONEY, NUM_ANIMALS, NUM_DENOMS, NUM_SPECIES, PEDIGREE, RAT
-from .config import KoehandelConfig
+from .config import KoehandelConfig, option_specs
 from .money import auto_payment, contains, extensions, guarded_denominations, legal_payments, pack, value
 from .position import position
 from .records import Memory
@@ -33,6 +35,7 @@ class KoehandelGame(Game):
     min_players = 2
     max_players = 6
     score_scale = 1000.0
+    options: ClassVar[Options] = option_specs()
 
     def __init__(self, num_players: int = 4, **options: Any):
         super().__init__(num_players)
@@ -67,6 +70,10 @@ class KoehandelGame(Game):
         """Every field checked, the event record walked against the position (:func:`.checks.parse_state`)."""
         return checks.parse_state(self, KoehandelState(self), data)
 
+    def upgraded_state(self, data: Any) -> Any:
+        """Older snapshots' change counters dropped (:func:`.checks.upgraded_state`)."""
+        return checks.upgraded_state(data)
+
     def action_to_string(self, action: int) -> str:
         return A.ACTION_NAMES[action]
 
@@ -100,7 +107,7 @@ class KoehandelGame(Game):
 # Fields of the state, all plain JSON data; ``to_json`` copies exactly these.
 _FIELDS = (
     "hands", "cash", "sizes", "holdings", "pedigree_owner", "deck", "bank", "removed", "donkeys",
-    "turns", "turn_player", "decision", "current_player", "is_terminal", "is_truncated", "version", "seq",
+    "turns", "turn_player", "decision", "current_player", "is_terminal", "is_truncated", "seq",
     "events", "start_hands",
     "card", "auctioneer", "excluded", "bidders", "high", "high_bidder", "passes", "pending", "max_bid",
     "bids", "defaults", "commits", "commit_rounds", "queue", "kstar", "tied", "winner", "stake",
@@ -109,10 +116,17 @@ _FIELDS = (
 )
 
 
-class KoehandelState(State):
-    """One position; ``apply`` mutates it. Field meanings are in the comments of ``setup``."""
+class KoehandelState(TrackedState):
+    """One position; ``apply`` mutates it. Field meanings are in the comments of ``setup``.
+
+    On the core's incremental protocol (:mod:`~hiddenhand.envs.core.incremental`): ``apply`` counts the
+    ``version`` and lists in ``changes`` each decision it reached (its ``D_*`` code). Every change that an
+    observation shows ends in a new decision, so an apply that lists none changed only the mover's own
+    raise or selection (§12.5), which the observer rewrites alone.
+    """
 
     def __init__(self, game: KoehandelGame):
+        super().__init__()
         self.game = game
         self.cfg = game.cfg
         self.n = game.num_players
@@ -152,7 +166,6 @@ class KoehandelState(State):
         self.turn_player = int(rng.integers(n))               # K-A4
         self.is_terminal = False
         self.is_truncated = False
-        self.version = 0
         self.seq = 0
         self.events: list[dict[str, Any]] = []
         self._clear_auction()
@@ -272,7 +285,7 @@ class KoehandelState(State):
     def _set(self, decision: int, player: int) -> None:
         self.decision = decision
         self.current_player = player
-        self.version += 1  # every public change ends in a new decision (observation caches key on it)
+        self.changes.append(decision)
 
     # ------------------------------------------------------------------ masks (§12)
     def legal_mask(self) -> np.ndarray:
@@ -343,7 +356,7 @@ class KoehandelState(State):
         return self.sizes[seat] > 0 or self.cfg.allow_empty_offer
 
     # ------------------------------------------------------------------ apply
-    def apply(self, action: int, rng: np.random.Generator) -> None:
+    def play(self, action: int, rng: np.random.Generator) -> None:
         self._act(action, rng)
         self._resolve_forced(rng)
 
@@ -762,7 +775,7 @@ class KoehandelState(State):
         new.__dict__.update(data)
         return new
 
-    def resample_hidden(self, player: int, rng: np.random.Generator) -> None:
+    def redeal(self, player: int, rng: np.random.Generator) -> None:
         redeal.resample_hidden(self, player, rng)
 
     def render(self, viewer: int | None = None) -> str:

@@ -734,7 +734,9 @@ class _History:
             laid_by[seat] += 1
             if seat == v:
                 own[d] += 1
-        layers = [seat for seat in range(n) if laid_by[seat]]
+        # the taker's own lays first: they come from its hand before the pot (each other lay goes
+        # straight to the taker here) reaches it
+        layers = sorted((seat for seat in range(n) if laid_by[seat]), key=lambda seat: seat != taker)
         if taker == v and not self.cfg.rat_pot_attribution:  # the viewer saw the pot as a whole
             rest = [0] * NUM_DENOMS
             for seat, d in pot:

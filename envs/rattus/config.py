@@ -6,25 +6,23 @@ mapping, or the path of a YAML file) replaces any top-level key whole. ``token_t
 count -> token table) replaces ``token_types`` at the counts it names; a ``config`` that gives
 ``token_types`` without it drops the shipped per-count tables, so the user's table holds at every count.
 Everything is validated when the game is built; a malformed file is a :class:`ConfigError` naming the
-file (``rattus: config='my_board.yaml'`` for the user's), the entry and the problem. A user file must be a
-regular UTF-8 file of at most ``MAX_FILE_BYTES``, safe YAML with no key given twice in one mapping. A
-region with a single neighbour in play is a warning, shown once per board in a process.
+file (``rattus: config='my_board.yaml'`` for the user's), the entry and the problem. A user file is read
+by :func:`~..core.yaml_files.read_yaml` (a regular UTF-8 file of at most 1 MiB, safe YAML with no key
+given twice in one mapping). A region with a single neighbour in play is a warning, shown once per board
+in a process.
 """
 
 from __future__ import annotations
 
 import math
-import stat
 import warnings
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..core.options import Bool, Choice, ConfigError, Int, Kind, Option, Options, check_with, is_int
+from ..core.yaml_files import read_yaml, shipped_yaml
 
 DATA_FILE = "games/rattus.yaml"
 TOKEN_FILES = {"calibrated": DATA_FILE, "reconstructed": "games/rattus_reconstructed_tokens.yaml"}
@@ -44,7 +42,6 @@ FREE_CONSTANTS = {"cubes_per_player": (5, 200), "opening_placements_per_player":
                   "opening_cubes_per_placement": (1, 10), "peasant_bonus_cubes": (0, 5)}
 DATA_KEYS = ("regions", "adjacency", "player_counts", "constants", "token_types", "token_types_by_players")
 BY_PLAYERS = "token_types_by_players"
-MAX_FILE_BYTES = 1_000_000  # a game-data file is a few kB
 REWARD_LIMIT = 1e6  # |win|, |loss|: a shared win's (win + (k-1) loss) / k stays finite
 #: single-neighbour warnings already shown, by board (regions, adjacency, regions in play, region): once each
 _WARNED: set[tuple] = set()
@@ -82,66 +79,9 @@ def _fail(source: str, entry: str, problem: str) -> ConfigError:
     return ConfigError(f"{source}: {entry}: {problem}")
 
 
-def _read_user_file(path: str, source: str) -> str:
-    """A user file's text: a regular file of at most ``MAX_FILE_BYTES``, UTF-8."""
-    try:
-        if not stat.S_ISREG(Path(path).stat().st_mode):
-            raise ConfigError(f"{source}: not a regular file")
-        with open(path, "rb") as file:
-            raw = file.read(MAX_FILE_BYTES + 1)
-    except OSError as error:
-        raise ConfigError(f"{source}: cannot be read ({error.strerror or error})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise ConfigError(f"{source}: {MAX_FILE_BYTES + 1:,} bytes or more, more than a game-data file may hold "
-                          f"({MAX_FILE_BYTES:,})")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise ConfigError(f"{source}: not UTF-8 text (byte {raw[error.start]:#04x} at offset {error.start})") from None
-
-
-def _parse_yaml(text: str, source: str) -> Any:
-    """Safe YAML (no tags that build objects) with no key given twice in one mapping."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
-    try:
-        node = loader.get_single_node()
-        twice = _key_given_twice(node)
-        if twice:
-            raise ConfigError(f"{source}: {twice}; each key may be given once per mapping")
-        return None if node is None else loader.construct_document(node)
-    except yaml.YAMLError as error:
-        raise ConfigError(f"{source}: not valid YAML ({error})") from None
-    except RecursionError:
-        raise ConfigError(f"{source}: not valid YAML (nested too deeply)") from None
-    finally:
-        loader.dispose()
-
-
-def _key_given_twice(root: yaml.Node | None) -> str | None:
-    """The first scalar key given twice in one mapping of the node tree (each node visited once)."""
-    todo, visited = [root] if root is not None else [], set()
-    while todo:
-        node = todo.pop()
-        if id(node) in visited:
-            continue
-        visited.add(id(node))
-        if isinstance(node, yaml.MappingNode):
-            lines: dict[str, int] = {}
-            for key, value in node.value:
-                if isinstance(key, yaml.ScalarNode):
-                    if key.value in lines:
-                        return f"key {key.value!r} is given twice (lines {lines[key.value]} and " \
-                               f"{key.start_mark.line + 1})"
-                    lines[key.value] = key.start_mark.line + 1
-                todo.append(value)
-        elif isinstance(node, yaml.SequenceNode):
-            todo.extend(node.value)
-    return None
-
-
 @lru_cache(maxsize=None)
 def _shipped(file: str) -> dict[str, Any]:
-    data = _parse_yaml(resources.files("hiddenhand.configs").joinpath(file).read_text(), file)
+    data = shipped_yaml(file)
     if not isinstance(data, dict):
         raise ConfigError(f"{file}: expected a mapping of {list(DATA_KEYS)}")
     return data
@@ -154,7 +94,7 @@ def _user_data(config: Any) -> tuple[dict[str, Any], str]:
         data = config
     else:
         source = f"rattus: config={config!r}"
-        data = _parse_yaml(_read_user_file(config, source), source)
+        data = read_yaml(config, source, "game-data file")
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping with any of {list(DATA_KEYS)}, got "
                           f"{type(data).__name__}")

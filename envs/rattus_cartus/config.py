@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import copy
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ..core.options import Bool, Choice, ConfigError, IntList, Kind, Option, Options, check_with, is_int
+from ..core.yaml_files import read_yaml, shipped_yaml
 from .cards import BUILDING_CLASS, BUILDINGS, COPIES_PER_BUILDING, NUM_BUILDINGS, NUM_POINT_TOKENS, WATCHTOWER
 
 DATA_FILE = "games/rattus_cartus.yaml"
@@ -29,8 +27,7 @@ MAX_TOKEN_VALUE = 100
 @lru_cache(maxsize=None)
 def game_data() -> dict[str, Any]:
     """The shipped game data, validated."""
-    text = resources.files("hiddenhand.configs").joinpath(DATA_FILE).read_text()
-    data = yaml.safe_load(text)
+    data = shipped_yaml(DATA_FILE)
     if not isinstance(data, dict) or set(data) != {"supply_table", "agreed_sets"}:
         raise ConfigError(f"{DATA_FILE}: expected exactly the keys ['agreed_sets', 'supply_table']")
     data["supply_table"] = check_supply_table(data["supply_table"], DATA_FILE, range(NUM_BUILDINGS))
@@ -205,12 +202,7 @@ def resolve(num_players: int, options: dict[str, Any]) -> dict[str, Any]:
         source = f"{where}: supply_table"
     else:
         source = str(table)
-        try:
-            loaded = yaml.safe_load(Path(table).read_text())
-        except OSError as error:
-            raise ConfigError(f"{where}: supply_table file {source!r} cannot be read ({error})") from None
-        except yaml.YAMLError as error:
-            raise ConfigError(f"{source}: not valid YAML ({error})") from None
+        loaded = read_yaml(table, f"{where}: supply_table file {source!r}", "supply-table file")
         table = loaded["supply_table"] if isinstance(loaded, dict) and "supply_table" in loaded else loaded
     out["supply_table"] = check_supply_table(table, source, needed)
     return out

@@ -8,6 +8,7 @@ import pytest
 from hiddenhand.agents import load
 from hiddenhand.agents.tournament import play_game
 from hiddenhand.envs import koehandel_v0
+from hiddenhand.envs.koehandel import sampler
 from hiddenhand.envs.koehandel.analysis import (
     bluff_statistics,
     format_table,
@@ -15,6 +16,7 @@ from hiddenhand.envs.koehandel.analysis import (
     plot_bluff_statistics,
     trade_rows,
 )
+from playing import advance
 
 GOAT, COW, RAT = 5, 8, 10
 VALUES = (10, 40, 90, 160, 250, 350, 500, 650, 800, 1000)
@@ -139,6 +141,38 @@ def test_table_and_plot(tmp_path):
     pytest.importorskip("matplotlib")
     figure = plot_bluff_statistics(stats, tmp_path / "bluff.png")
     assert len(figure.axes) == 4 and (tmp_path / "bluff.png").stat().st_size > 0
+
+
+def test_unknown_cash_is_left_out_of_the_money_and_counted():
+    """Appendix C: an approximate re-dealt copy's log holds None for every seat's cash around its events.
+    Its trades count everywhere but in money won, lost and net, which count them as ``money_unknown``."""
+    unknown = {**COUNTERED, "cash_before": [None] * 4, "cash_after": [None] * 4}
+    stats = bluff_statistics([ACCEPTED_BLUFF, unknown], animal_values=VALUES)
+    p2, p3 = stats["player_2"], stats["player_3"]
+    assert (p2["trades"], p2["challenges"], p2["offers"], p2["padding_rate"]) == (1, 1, 1, 1.0)
+    assert (p3["trades"], p3["trades_won"], p3["responses"]) == (1, 1, 1)
+    for row in (p2, p3):
+        assert (row["money_won"], row["money_lost"], row["net_money"], row["money_unknown"]) == (0, 0, 0, 1)
+    assert stats["player_0"]["money_unknown"] == 0 and stats["player_0"]["net_money"] == -20
+    assert "leave out the trades whose cash the log does not know" in format_table(stats)
+    assert "does not know" not in format_table(bluff_statistics(EVENTS, animal_values=VALUES))
+
+
+def test_an_approximate_copys_log_is_analysed(monkeypatch):
+    """``env.redeal_is_approximate`` (Appendix C): the analysis of such a copy's log failed on its unknown
+    cash; every trade's cash change is now counted as unknown, the rest as in any log."""
+    env = koehandel_v0.env(num_players=4)
+    env.reset(seed=1)
+    advance(env, 600, 1)
+    monkeypatch.setattr(sampler, "WORK_BUDGET", 0)
+    copy = env.unwrapped.determinize("player_0", seed=0)
+    assert copy.redeal_is_approximate
+    trades = [event for event in copy.events if event["kind"] == "trade"]
+    stats = bluff_statistics(copy.events)
+    assert trades and sum(row["money_unknown"] for row in stats.values()) == 2 * len(trades)
+    assert sum(row["trades"] for row in stats.values()) == 2 * len(trades)
+    assert all(row["money_won"] == row["money_lost"] == 0 for row in stats.values())
+    assert len(trade_rows(copy.events)) == len(trade_rows(env.unwrapped.events))
 
 
 def test_empty_log():

@@ -8,6 +8,7 @@ import pytest
 
 from hiddenhand.envs import koehandel_v0
 from hiddenhand.envs.koehandel import reference, sampler
+from hiddenhand.envs.koehandel.observation import KoehandelObserver
 from playing import advance
 
 CASES = [  # (players, options): every option of Appendix A that changes observations or masks
@@ -56,3 +57,22 @@ def test_restored_set_up_and_redealt_positions_match_the_reference(players, monk
     monkeypatch.setattr(sampler, "WORK_BUDGET", 0)  # approximate copies
     for seat, agent in enumerate(env.unwrapped.possible_agents):
         assert_matches_reference(env.unwrapped.determinize(agent, seed=seat))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_an_observer_follows_a_state_redealt_in_place(seed):
+    """Issue 23: the observer's caches keyed on the state's hand-bumped ``version``, which
+    ``resample_hidden`` did not bump, and on the memory's ``epoch``, which the rebuilt memory counted up to
+    the same number: an observer reading a state re-dealt in place (a search that owns its state may do
+    so) gave the other seats their old hands and records (§12.5). The incremental protocol's ``version``
+    and the record's own values (events settled, donkeys paid, the memory itself) key them now."""
+    env = koehandel_v0.env(num_players=4)
+    env.reset(seed=seed)
+    advance(env, 200, seed)
+    state = env.unwrapped.state_.clone()
+    observer = KoehandelObserver(state.game)
+    for seat in range(4):
+        observer.encode(state, seat)
+    state.resample_hidden(0, np.random.default_rng(seed))
+    for seat in range(4):
+        np.testing.assert_array_equal(observer.encode(state, seat), reference.observation(state, seat), err_msg=seat)

@@ -8,6 +8,7 @@ re-deals (``determinize``) into copies that keep the agent's observation inside 
 
 import copy
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -138,7 +139,6 @@ TAMPERS = {  # what is changed -> a piece of the refusal's message
     "the starting hands": (lambda s: s["start_hands"][2].__setitem__(1, s["start_hands"][2][1] + 1), "bank|hands"),
     "event_start": (lambda s: s["event_start"].__setitem__(0, s["event_start"][0] + 10), "event_start"),
     "a record table cell": (lambda s: s["memory"]["tables"]["trades"][1][0].__setitem__(0, 3), "memory tables"),
-    "the memory's epoch": (lambda s: s["memory"].update(epoch=s["memory"]["epoch"] + 1), "memory epoch"),
     "an event removed": (lambda s: s["events"].pop(len(s["events"]) // 2), "seq|turn|cash|hands|record"),
 }
 
@@ -188,6 +188,19 @@ def test_redealt_copies_restore(players):
     for seat, agent in enumerate(env.unwrapped.possible_agents):
         copy_ = env.unwrapped.determinize(agent, seed=seat)
         restored(copy_.snapshot(), players)
+
+
+def test_a_rat_taker_lays_from_its_own_hand_in_a_redealt_copy():
+    """§6.1, Appendix C: the re-deal drew each lay of a settled rat pot in seat order, every lay going
+    straight to the taker, so the taker's own lay could be a card it received from the same pot. Here
+    seat 3 laid first and took the pot; the copy for seat 0 had it lay a 10 it never held, and the
+    copy's own record was refused (``a laid card ... is not in seat 3's hand``)."""
+    env = played(4, 40, 160)
+    rat = next(event for event in env.unwrapped.events if event["kind"] == "rat")
+    assert rat["taker"] == rat["pot"][0][0] == 3
+    copy_ = env.unwrapped.determinize("player_0", seed=40)
+    assert not copy_.redeal_is_approximate
+    restored(copy_.snapshot())
 
 
 def test_a_redealt_copy_of_a_set_up_position_keeps_the_observation():
@@ -250,10 +263,9 @@ def _edit(state, rng):
 
 def test_a_single_edit_is_refused_or_changes_nothing_observable():
     """The issue's measure: single edits of snapshots of random play (history dropped, as for positions
-    and re-dealt copies). Whatever is accepted differs only in ``version`` (a change counter the observer
-    keys its caches on, reset by ``restore``) or in an auction's intermediate bid (any alternation of
-    bidders is a possible history when passes are not final; nothing reads those bids but the research
-    log), and re-deals of it keep each agent's observation inside the declared space."""
+    and re-dealt copies). Whatever is accepted differs only in an auction's intermediate bid (any
+    alternation of bidders is a possible history when passes are not final; nothing reads those bids but
+    the research log), and re-deals of it keep each agent's observation inside the declared space."""
     rng = np.random.default_rng(2024)
     accepted = []
     for trial in range(60):
@@ -271,13 +283,13 @@ def test_a_single_edit_is_refused_or_changes_nothing_observable():
             continue
         accepted.append(path)
         raw = target.unwrapped
-        assert {k for k in snapshot["state"] if raw.snapshot()["state"][k] != snapshot["state"][k]} <= {"version", "events"}
+        assert {k for k in snapshot["state"] if raw.snapshot()["state"][k] != snapshot["state"][k]} <= {"events"}
         space = raw.observation_space(raw.possible_agents[0])["observation"]
         for agent in raw.possible_agents:
             view = raw.determinize(agent, seed=trial).observe(agent)["observation"]
             np.testing.assert_array_equal(view, raw.observe(agent)["observation"])
             assert space.contains(view)
-    assert all(path[0] == "version" or path[0] == "events" and path[2] == "bids" for path in accepted), accepted
+    assert all(path[0] == "events" and path[2] == "bids" for path in accepted), accepted
 
 
 def test_a_bid_by_a_seat_that_passed_is_refused_with_pass_is_final():
@@ -300,3 +312,43 @@ def test_a_bid_by_a_seat_that_passed_is_refused_with_pass_is_final():
     event = snapshot["state"]["events"][-1]
     event["bids"], event["max_bids"] = [[3, 10], [1, 20], [3, 30]], [0, 20, 0, 30]
     refused(snapshot, "bid after passing", 4, pass_is_final=True)
+
+
+# ----------------------------------------------------------------------------- snapshots saved before
+SAVED_WITH_COUNTERS = Path(__file__).parent / "data" / "koehandel_snapshots_with_counters.json"
+
+
+def without_counters(state):
+    """A state's data as saved before issue 23's cleanup, less its observer-cache counters."""
+    memory = {key: value for key, value in state["memory"].items() if key != "epoch"}
+    return {**{key: value for key, value in state.items() if key != "version"}, "memory": memory}
+
+
+@pytest.mark.parametrize("snapshot_format", ["hiddenhand-snapshot/1", "hiddenhand-snapshot/2"])
+def test_snapshots_saved_with_the_change_counters_load(snapshot_format):
+    """Issue 23: the state's ``version`` and the memory's ``epoch``, counters that the observer's caches
+    keyed on, left the state's data. Snapshots saved with them (format 1 by c6a20b5, format 2 by main at
+    180b952: a game in progress, a set-up position played on, a re-dealt copy played on, a finished game)
+    still load, unchanged; saved again they lack the counters, restore exactly and play on."""
+    for name, case in json.loads(SAVED_WITH_COUNTERS.read_text())[snapshot_format].items():
+        old, options = case["snapshot"], dict(case["options"])
+        players = options.pop("num_players")
+        assert old["format"] == snapshot_format and "version" in old["state"] and "epoch" in old["state"]["memory"]
+        given = copy.deepcopy(old)
+        env = restored(given, players, **options)
+        assert given == old, name
+        new = env.unwrapped.snapshot()
+        assert new["state"] == without_counters(old["state"]), name
+        assert restored(new, players, **options).unwrapped.snapshot() == new, name
+        advance(env, 5, 0)
+
+
+@pytest.mark.parametrize("where, tamper", [
+    ("version", lambda s: s.update(version="7")), ("version", lambda s: s.update(version=-1)),
+    ("memory epoch", lambda s: s["memory"].update(epoch=True)),
+])
+def test_a_saved_change_counter_must_be_a_count(where, tamper):
+    """The dropped counters are checked before they are ignored: a damaged one is refused, named."""
+    case = json.loads(SAVED_WITH_COUNTERS.read_text())["hiddenhand-snapshot/2"]["running"]
+    tamper(case["snapshot"]["state"])
+    refused(case["snapshot"], f"state {where} ", 4)

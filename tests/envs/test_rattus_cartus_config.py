@@ -4,6 +4,7 @@ naming the option, or the file, entry and problem of a supply table."""
 from __future__ import annotations
 
 import copy
+from importlib import resources
 
 import pytest
 import yaml
@@ -102,6 +103,25 @@ def test_unreadable_and_invalid_files(tmp_path):
     path.write_text("supply_table: [unclosed")
     with pytest.raises(ConfigError, match="not valid YAML"):
         RattusCartusGame(4, supply_table=str(path))
+
+
+def test_a_supply_table_file_is_read_like_every_user_yaml_file(tmp_path):
+    """§5 (issue 23): the supply-table file was read with plain ``yaml.safe_load``: a key given twice kept
+    its last value silently, ``/dev/zero`` was read without end, and the text's encoding was the locale's.
+    It is read by the one strict reader now (``envs/core/yaml_files.py``), its errors naming the option."""
+    shipped = (resources.files("hiddenhand.configs") / "games" / "rattus_cartus.yaml").read_text(encoding="utf-8")
+    twice = tmp_path / "twice.yaml"
+    twice.write_text(shipped.replace("      - {copy: 0, draw: 4, discard_rats: 0, peek: 0}",
+                                     "      - {copy: 0, draw: 4, discard_rats: 0, peek: 0, draw: 1}", 1),
+                     encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"supply_table file '.*twice.yaml': key 'draw' is given twice"):
+        RattusCartusGame(4, supply_table=str(twice))
+    with pytest.raises(ConfigError, match=r"supply_table file '/dev/zero': not a regular file"):
+        RattusCartusGame(4, supply_table="/dev/zero")
+    latin = tmp_path / "latin.yaml"
+    latin.write_bytes(shipped.replace("# Rattus Cartus", "# Rattus Cartus café", 1).encode("latin-1"))
+    with pytest.raises(ConfigError, match=r"supply_table file '.*latin.yaml': not UTF-8 text: byte 0xe9 on line 1"):
+        RattusCartusGame(4, supply_table=str(latin))
 
 
 def test_config_and_snapshots_share_nothing_with_the_live_game():

@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hiddenhand.envs.core.yaml_files import read_yaml
 from hiddenhand.training.config import (
     PRESET_DIR as SB3_PRESET_DIR,
     ConfigError,
     TrainConfig,
     _build,
     _field,
-    read_yaml,
     set_dotted,
 )
 from hiddenhand.training.config import config_from_dict as train_config_from_dict
@@ -86,7 +86,7 @@ def load_config(path: str | os.PathLike) -> RLlibConfig:
         if str(path) not in presets():
             raise ConfigError(f"config file not found: {str(path)!r}; rllib presets: {presets()}")
         file = PRESET_DIR / f"{path}.yaml"
-    return config_from_dict(read_yaml(file), source=str(file))
+    return config_from_dict(read_yaml(file, str(file), "config file"), source=str(file))
 
 
 def config_from_dict(data: Any, source: str = "<dict>") -> RLlibConfig:
