@@ -37,6 +37,21 @@ def advance(env, moves: int, seed: int = 0) -> None:
         env.step(int(rng.choice(legal)))
 
 
+def to_a_choice(env, seed: int = 0, skip: int = 3) -> None:
+    """Random moves: ``skip`` of them, then on until the agent to move has more than one legal action (a
+    game that ends first, such as a short cow trade, is dealt again with the next seed)."""
+    raw = env.unwrapped
+    while True:
+        advance(env, skip, seed)
+        rng = np.random.default_rng(seed + 1)
+        while len(raw.legal_actions()) == 1:
+            env.step(int(rng.choice(raw.legal_actions())))
+        if raw.legal_actions():
+            return
+        seed += 1
+        env.reset(seed=seed)
+
+
 def trace(env, seed: int) -> list:
     """Every agent's observation, the mask, reward and flags at each step of seeded random play to the end."""
     rng = np.random.default_rng(seed)

@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 import pytest
-from playing import advance
+from playing import to_a_choice
 
 from hiddenhand.agents import load
 from hiddenhand.agents.human import play_in_terminal
@@ -30,21 +30,6 @@ DECISIONS = 6
 def _env(game: str, **options):
     players = REGISTRY[game].default_players
     return make(game, num_players=players, **options)
-
-
-def _to_a_choice(env, seed: int = 0, skip: int = 3) -> None:
-    """Random moves: ``skip`` of them, then on until the agent to move has more than one legal action (a
-    game that ends first, such as a short cow trade, is dealt again with the next seed)."""
-    raw = env.unwrapped
-    while True:
-        advance(env, skip, seed)
-        rng = np.random.default_rng(seed + 1)
-        while len(raw.legal_actions()) == 1:
-            env.step(int(rng.choice(raw.legal_actions())))
-        if raw.legal_actions():
-            return
-        seed += 1
-        env.reset(seed=seed)
 
 
 def _search_decisions(env, agent, seat: int, decisions: int, seed: int = 0) -> list[int]:
@@ -114,7 +99,7 @@ def test_search_never_reads_hidden_state(game, algorithm):
     env re-dealt from the mover's point of view (``determinize``), and the agents share a seed."""
     env = _env(game)
     env.reset(seed=8)
-    _to_a_choice(env, seed=8)
+    to_a_choice(env, seed=8)
     raw = env.unwrapped
     me = raw.agent_selection
     seat = raw.possible_agents.index(me)
@@ -140,7 +125,7 @@ def test_search_never_reads_hidden_state(game, algorithm):
 def test_search_keeps_to_a_time_budget(game):
     env = _env(game)
     env.reset(seed=3)
-    _to_a_choice(env, seed=3)
+    to_a_choice(env, seed=3)
     raw = env.unwrapped
     me = raw.agent_selection
     budget = 0.1
@@ -248,7 +233,7 @@ def test_ismcts_with_an_opponent_model_is_seeded_legal_and_blind(game):
     assert runs[0] == runs[1] and len(runs[0]) >= 4
     env = _env(game)
     env.reset(seed=8)
-    _to_a_choice(env, seed=8)
+    to_a_choice(env, seed=8)
     raw = env.unwrapped
     me = raw.agent_selection
     twin = raw.determinize(me, 5)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from playing import to_a_choice
 
 from hiddenhand.agents import AgentFileError, PolicyAgent, load, load_policy, save_policy
 from hiddenhand.agents.search import PUCTAgent
@@ -31,15 +32,6 @@ def network_file(tmp_path, game: str, players: int, hidden: int = 16, seed: int 
     path = tmp_path / f"{game}_{players}_pv.npz"
     save_policy(path, [layer(hidden, size), layer(actions, hidden)], metadata, [layer(4, hidden), layer(1, 4)])
     return str(path)
-
-
-def _to_a_choice(env, seed: int) -> None:
-    rng = np.random.default_rng(seed)
-    raw = env.unwrapped
-    for _ in range(5):
-        env.step(int(rng.choice(raw.legal_actions())))
-    while len(raw.legal_actions()) < 2:
-        env.step(int(rng.choice(raw.legal_actions())))
 
 
 def test_value_head_round_trip_and_forward(tmp_path):
@@ -76,7 +68,7 @@ def test_a_bad_value_head_is_refused_naming_it(tmp_path, value, match):
 def test_puct_reads_the_network_and_reports_targets(tmp_path):
     env = make("david_goliath", num_players=4)
     env.reset(seed=2)
-    _to_a_choice(env, 2)
+    to_a_choice(env, 2, skip=5)
     raw = env.unwrapped
     me = raw.agent_selection
     agent = load("puct:iterations=40", raw.game, seed=1, network=network_file(tmp_path, "david_goliath", 4))
@@ -123,7 +115,7 @@ def test_puct_with_a_network_never_reads_hidden_state(tmp_path, game):
     players = REGISTRY[game].default_players
     env = make(game, num_players=players)
     env.reset(seed=8)
-    _to_a_choice(env, 8)
+    to_a_choice(env, 8, skip=5)
     raw = env.unwrapped
     me = raw.agent_selection
     network = network_file(tmp_path, game, players)
