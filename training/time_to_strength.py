@@ -51,7 +51,7 @@ def measure(game: str, backend: str, preset: str, overrides: dict, chunk: int, r
         report = evaluate(game, [agent] + ["heuristic"] * (players - 1), games, seed=12345, env_options=options,
                           workers=1, progress=False)
         row = next(r for r in report.summary()["standings"] if r["agent"] == agent)
-        rows.append({"progress": target, "cpu_minutes": round((rows[-1]["cpu_minutes"] if rows else 0.0) + spent / 60, 2),
+        rows.append({"progress": target, "cpu_minutes": (rows[-1]["cpu_minutes"] if rows else 0.0) + spent / 60,
                      "games": games, "win_rate": row["win_rate"], "ci95": row["ci95"], "fair_share": 1 / players})
         with log.open("a") as handle:
             handle.write(json.dumps(rows[-1]) + "\n")

@@ -16,8 +16,9 @@ from hiddenhand import envs
 from hiddenhand.agents import load as load_agent
 from hiddenhand.agents.search import ALGORITHMS, PUCTAgent, is_search_spec, parse_spec
 from hiddenhand.envs.core.options import ConfigError
+from hiddenhand.envs.core.yaml_files import read_yaml
 
-from ..config import BASELINES, PRESET_DIR as SB3_PRESET_DIR, EvalConfig, _build, _field, read_yaml, set_dotted
+from ..config import BASELINES, PRESET_DIR as SB3_PRESET_DIR, EvalConfig, _build, _field, set_dotted
 
 PRESET_DIR = SB3_PRESET_DIR / "expert"
 #: Keys a resumed run may change without ``force``: run more (or fewer) iterations.
@@ -113,7 +114,7 @@ def load_config(path: str | os.PathLike) -> ExpertConfig:
         if str(path) not in presets():
             raise ConfigError(f"config file not found: {str(path)!r}; expert presets: {presets()}")
         file = PRESET_DIR / f"{path}.yaml"
-    return config_from_dict(read_yaml(file), source=str(file))
+    return config_from_dict(read_yaml(file, str(file), "config file"), source=str(file))
 
 
 def config_from_dict(data: Any, source: str = "<dict>") -> ExpertConfig:
