@@ -139,9 +139,9 @@ class TrainConfig:
         return data
 
 
-def presets() -> list[str]:
-    """Names of the shipped training presets."""
-    return sorted(path.stem for path in PRESET_DIR.glob("*.yaml"))
+def presets(folder: Path = PRESET_DIR) -> list[str]:
+    """Names of the shipped presets in ``folder`` (by default the SB3 backend's)."""
+    return sorted(path.stem for path in folder.glob("*.yaml"))
 
 
 def config_path(name: str) -> Path:
@@ -152,14 +152,21 @@ def config_path(name: str) -> Path:
     return path
 
 
-def load_config(path: str | os.PathLike) -> TrainConfig:
-    """Load and validate a YAML file, or a preset by name."""
+def read_config_file(path: str | os.PathLike, folder: Path = PRESET_DIR, kind: str = "") -> tuple[Any, str]:
+    """The parsed YAML of the file ``path``, or of the preset of that name in ``folder`` (``kind`` names
+    the backend in the error), and where it was read."""
     file = Path(path)
     if not file.is_file():
-        if str(path) not in presets():
-            raise ConfigError(f"config file not found: {str(path)!r}; presets: {presets()}")
-        file = config_path(str(path))
-    return config_from_dict(read_yaml(file, str(file), "config file"), source=str(file))
+        if str(path) not in presets(folder):
+            raise ConfigError(f"config file not found: {str(path)!r}; {kind}presets: {presets(folder)}")
+        file = folder / f"{path}.yaml"
+    return read_yaml(file, str(file), "config file"), str(file)
+
+
+def load_config(path: str | os.PathLike) -> TrainConfig:
+    """Load and validate a YAML file, or a preset by name."""
+    data, source = read_config_file(path)
+    return config_from_dict(data, source=source)
 
 
 def config_from_dict(data: dict[str, Any], source: str = "<dict>") -> TrainConfig:

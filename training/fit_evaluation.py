@@ -15,6 +15,7 @@ import math
 
 from hiddenhand.agents import bind_agents, load
 from hiddenhand.envs import make
+from hiddenhand.envs.core.estimates import win_chances
 from hiddenhand.envs.david_goliath import evaluation
 
 
@@ -46,7 +47,7 @@ def log_loss(data: list[tuple[object, list[int]]], spread: float, round_sd: floa
     """Mean ``-log P(winner)`` of the evaluation with these constants."""
     total = 0.0
     for state, won in data:
-        chances = evaluation.win_chances(*evaluation.score_moments(state, round_sd), spread)
+        chances = win_chances(*evaluation.score_moments(state, round_sd), spread)
         total -= sum(math.log(max(chances[p], 1e-12)) for p in won) / len(won)
     return total / len(data)
 

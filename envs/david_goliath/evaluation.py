@@ -27,10 +27,9 @@ uniform guess; a grid of 0.1 and 1 point steps is flat near the optimum), with
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from hiddenhand.envs.core.estimates import win_chances
 from hiddenhand.envs.core.rewards import winner_rewards
 
 from .cards import MAX_VALUE, NUM_COLOURS
@@ -39,10 +38,6 @@ SPREAD = 1.7
 ROUND_SD = 14.0
 _VALUES = np.arange(1, MAX_VALUE + 1)
 _SQUARES = _VALUES * _VALUES
-
-
-def _normal_cdf(x: float) -> float:
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
 def colour_moments(count: int, points: int, out: int, share: float, mean: float, var: float) -> tuple[float, float]:
@@ -98,25 +93,8 @@ def score_moments(state, round_sd: float = ROUND_SD) -> tuple[list[float], list[
     return means, variances
 
 
-def win_chances(means: list[float], variances: list[float], spread: float = SPREAD) -> list[float]:
-    """Each player's chance to have the top total (pairwise normal comparisons, the spread of a difference
-    scaled by ``spread``, normalised)."""
-    n = len(means)
-    raw = []
-    for i in range(n):
-        chance = 1.0
-        for j in range(n):
-            if j != i:
-                sd = spread * math.sqrt(variances[i] + variances[j])
-                diff = means[i] - means[j]
-                chance *= _normal_cdf(diff / sd) if sd > 0 else (diff > 0) + 0.5 * (diff == 0)
-        raw.append(chance)
-    total = sum(raw)
-    return [r / total for r in raw] if total > 0 else [1.0 / n] * n
-
-
 def evaluate(state, viewer: int) -> list[float]:
     """Every player's expected win/loss reward (``2 * P(win) - 1``); the same for every ``viewer``."""
     if state.is_terminal:
         return winner_rewards(state.winners(), state.game.num_players)
-    return [2.0 * w - 1.0 for w in win_chances(*score_moments(state))]
+    return [2.0 * w - 1.0 for w in win_chances(*score_moments(state), spread=SPREAD)]

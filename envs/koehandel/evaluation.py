@@ -23,8 +23,7 @@ PRIOR, GAMMA (Nelder-Mead) to the seat that ended with each quartet still open, 
 
 from __future__ import annotations
 
-import math
-
+from hiddenhand.envs.core.estimates import win_chances
 from hiddenhand.envs.core.rewards import winner_rewards
 
 from .cards import NUM_ANIMALS
@@ -35,10 +34,6 @@ GAMMA = 1.84
 SPREAD = 2.0
 #: Least spread of a score difference, in points (keeps the comparison finite).
 MIN_SPREAD = 50.0
-
-
-def _normal_cdf(x: float) -> float:
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
 def cash_view(state, viewer: int) -> list[float]:
@@ -91,21 +86,6 @@ def score_moments(chances: list[float], owned_pedigrees: list[int], values, pedi
     return mean, variance
 
 
-def win_chances(means: list[float], variances: list[float], spread: float = SPREAD) -> list[float]:
-    """Each seat's chance to have the top score (pairwise normal comparisons, normalised)."""
-    n = len(means)
-    raw = []
-    for i in range(n):
-        chance = 1.0
-        for j in range(n):
-            if j != i:
-                sd = max(MIN_SPREAD, spread * math.sqrt(variances[i] + variances[j]))
-                chance *= _normal_cdf((means[i] - means[j]) / sd)
-        raw.append(chance)
-    total = sum(raw)
-    return [r / total for r in raw] if total > 0 else [1.0 / n] * n
-
-
 def evaluate(state, viewer: int) -> list[float]:
     """Every seat's expected win/loss reward (``2 * P(win) - 1``) as ``viewer`` can judge it."""
     n = state.n
@@ -119,5 +99,5 @@ def evaluate(state, viewer: int) -> list[float]:
     moments = [score_moments(chances[p], [s for s in range(NUM_ANIMALS) if state.pedigree_owner[s] == p],
                              cfg.animal_values, cfg.pedigree_value, money[p] if cfg.money_counts else 0.0)
                for p in range(n)]
-    wins = win_chances([m for m, _ in moments], [v for _, v in moments])
+    wins = win_chances([m for m, _ in moments], [v for _, v in moments], spread=SPREAD, min_spread=MIN_SPREAD)
     return [2.0 * w - 1.0 for w in wins]

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import math
 
+from hiddenhand.envs.core.estimates import normal_cdf
+
 from .cards import KIND_COPIES, KIND_NUNS, NUM_KINDS
 from .scoring import final_result
 
@@ -33,15 +35,11 @@ VP_SPREAD_MAX = 7.8
 NEGLIGIBLE = 1e-4
 
 
-def _normal_cdf(x: float) -> float:
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
-
-
 def survival(margin: float, rounds_left: int) -> float:
     """Probability of ending with at most the row's nuns from ``margin = nuns - rats`` now."""
     if rounds_left <= 0:
         return 1.0 if margin >= 0 else 0.0
-    return _normal_cdf((margin + 0.5) / (RAT_SPREAD * rounds_left ** 0.4))
+    return normal_cdf((margin + 0.5) / (RAT_SPREAD * rounds_left ** 0.4))
 
 
 def row_nuns(state, viewer: int) -> dict[int, float]:
@@ -92,7 +90,7 @@ def _beats(vp: list[int], rats: list[int], rounds_left: int) -> list[list[float]
     n = len(vp)
     if rounds_left:
         spread = min(VP_SPREAD_MAX, VP_SPREAD * math.sqrt(rounds_left)) * math.sqrt(2.0)
-        return [[_normal_cdf((vp[i] - vp[j]) / spread) for j in range(n)] for i in range(n)]
+        return [[normal_cdf((vp[i] - vp[j]) / spread) for j in range(n)] for i in range(n)]
     # exact: more VP, then fewer rats (§6.8)
     return [[float((vp[i], -rats[i]) > (vp[j], -rats[j])) + 0.5 * ((vp[i], rats[i]) == (vp[j], rats[j]))
              for j in range(n)] for i in range(n)]

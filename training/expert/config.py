@@ -9,16 +9,15 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from hiddenhand import envs
 from hiddenhand.agents import load as load_agent
 from hiddenhand.agents.search import ALGORITHMS, PUCTAgent, is_search_spec, parse_spec
 from hiddenhand.envs.core.options import ConfigError
-from hiddenhand.envs.core.yaml_files import read_yaml
 
-from ..config import BASELINES, PRESET_DIR as SB3_PRESET_DIR, EvalConfig, _build, _field, set_dotted
+from ..config import BASELINES, PRESET_DIR as SB3_PRESET_DIR, EvalConfig, _build, _field, read_config_file, set_dotted
+from ..config import presets as base_presets
 
 PRESET_DIR = SB3_PRESET_DIR / "expert"
 #: Keys a resumed run may change without ``force``: run more (or fewer) iterations.
@@ -104,17 +103,13 @@ def action_blocks(layout, actions: int) -> list[str]:
 
 
 def presets() -> list[str]:
-    return sorted(path.stem for path in PRESET_DIR.glob("*.yaml"))
+    return base_presets(PRESET_DIR)
 
 
 def load_config(path: str | os.PathLike) -> ExpertConfig:
     """Load and validate a YAML file, or an expert-iteration preset by name."""
-    file = Path(path)
-    if not file.is_file():
-        if str(path) not in presets():
-            raise ConfigError(f"config file not found: {str(path)!r}; expert presets: {presets()}")
-        file = PRESET_DIR / f"{path}.yaml"
-    return config_from_dict(read_yaml(file, str(file), "config file"), source=str(file))
+    data, source = read_config_file(path, PRESET_DIR, "expert ")
+    return config_from_dict(data, source=source)
 
 
 def config_from_dict(data: Any, source: str = "<dict>") -> ExpertConfig:

@@ -13,18 +13,18 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from hiddenhand.envs.core.yaml_files import read_yaml
 from hiddenhand.training.config import (
     PRESET_DIR as SB3_PRESET_DIR,
     ConfigError,
     TrainConfig,
     _build,
     _field,
+    read_config_file,
     set_dotted,
 )
+from hiddenhand.training.config import presets as base_presets
 from hiddenhand.training.config import config_from_dict as train_config_from_dict
 
 PRESET_DIR = SB3_PRESET_DIR / "rllib"
@@ -76,17 +76,13 @@ class RLlibConfig:
 
 
 def presets() -> list[str]:
-    return sorted(path.stem for path in PRESET_DIR.glob("*.yaml"))
+    return base_presets(PRESET_DIR)
 
 
 def load_config(path: str | os.PathLike) -> RLlibConfig:
     """Load and validate a YAML file, or an RLlib preset by name."""
-    file = Path(path)
-    if not file.is_file():
-        if str(path) not in presets():
-            raise ConfigError(f"config file not found: {str(path)!r}; rllib presets: {presets()}")
-        file = PRESET_DIR / f"{path}.yaml"
-    return config_from_dict(read_yaml(file, str(file), "config file"), source=str(file))
+    data, source = read_config_file(path, PRESET_DIR, "rllib ")
+    return config_from_dict(data, source=source)
 
 
 def config_from_dict(data: Any, source: str = "<dict>") -> RLlibConfig:
