@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,29 +59,39 @@ FITS: dict[str, Fit] = {
 }
 
 
+def heuristic_play(game: str, players: int, seed: int, agents: list | None = None) -> Iterator[tuple[Any, str | None]]:
+    """Play one seeded game of heuristic players (or ``agents``), yielding ``(raw env, agent to move)``
+    before every decision, then ``(raw env, None)`` at the end."""
+    env = make(game, num_players=players)
+    raw = env.unwrapped
+    agents = agents or [load("heuristic", raw.game, seed=seed + seat) for seat in range(players)]
+    env.reset(seed=seed)
+    bind_agents(env, agents)
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        yield raw, agent
+        env.step(agents[raw.possible_agents.index(agent)].act(observation["observation"],
+                                                              observation["action_mask"]))
+    yield raw, None
+
+
 def positions(players: int, games: int, every: int = 4, seed: int = 1000,
               game: str = "david_goliath") -> list[tuple[Any, list[int]]]:
     """(features of a position, winners of its game) pairs from heuristic games."""
     features = FITS[game].features
-    env = make(game, num_players=players)
-    raw = env.unwrapped
-    agents = [load("heuristic", raw.game, seed=seed + seat) for seat in range(players)]
+    agents = [load("heuristic", make(game, num_players=players).unwrapped.game, seed=seed + seat)
+              for seat in range(players)]
     kept = []
     for number in range(games):
-        env.reset(seed=seed + number)
-        bind_agents(env, agents)
         found = []
-        for ply, agent in enumerate(env.agent_iter()):
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            if ply % every == 0:
+        for ply, (raw, agent) in enumerate(heuristic_play(game, players, seed + number, agents)):
+            if agent is None:
+                kept += [(item, raw.state_.winners()) for item in found]
+            elif ply % every == 0:
                 found.append(features(raw.state_))
-            env.step(agents[raw.possible_agents.index(agent)].act(observation["observation"],
-                                                                  observation["action_mask"]))
-        won = raw.state_.winners()
-        kept += [(item, won) for item in found]
     return kept
 
 

@@ -8,14 +8,14 @@ import math
 import numpy as np
 import pytest
 
-from hiddenhand.agents import bind_agents, load
+from hiddenhand.agents import load
 from hiddenhand.envs import make
 from hiddenhand.envs.core.rewards import winner_rewards
 from hiddenhand.envs.registry import entry
 from hiddenhand.envs.rattus.evaluation import (
     SPREAD, SPREAD_PER_RAT, SUPPLY_VALUE, evaluate, expected_scores, threat_table, unseen_faces,
 )
-from hiddenhand.training.fit_evaluation import log_loss, positions
+from hiddenhand.training.fit_evaluation import heuristic_play, log_loss, positions
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*single neighbour")
 
@@ -36,26 +36,9 @@ def _position(**spec):
     return env.unwrapped.state_
 
 
-def _heuristic_states(players: int = 4, seed: int = 3):
-    """Every decision's state of a heuristic game (the env's own state, advanced in place), then the end."""
-    env = _env(players)
-    raw = env.unwrapped
-    env.reset(seed=seed)
-    agents = [load("heuristic", raw.game, seed=seed + p) for p in range(players)]
-    bind_agents(env, agents)
-    for name in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        yield raw, name
-        env.step(agents[raw.possible_agents.index(name)].act(obs["observation"], obs["action_mask"]))
-    yield raw, None
-
-
 def test_a_finished_game_is_valued_by_its_winners():
     """§7.4, RA-21: at the end the value is the win/loss reward of the true winners, for every viewer."""
-    for raw, name in _heuristic_states():
+    for raw, name in heuristic_play("rattus", 4, 3):
         if name is None:
             state = raw.state_
             assert state.is_terminal
@@ -67,7 +50,7 @@ def test_a_finished_game_is_valued_by_its_winners():
 def test_values_are_expected_rewards(players):
     """Every seat's ``2 P(win) - 1``: within [-1, 1], the win chances adding up to one."""
     checked = 0
-    for raw, name in _heuristic_states(players):
+    for raw, name in heuristic_play("rattus", players, 3):
         if name is None or raw.state_.regular_turns % 3:
             continue
         values = evaluate(raw.state_, raw.possible_agents.index(name))
@@ -81,7 +64,7 @@ def test_evaluation_reads_nothing_hidden_from_the_viewer():
     """§8, AM-3: the faces of face-down tokens the viewer did not peek are hidden; every re-deal of them
     (``determinize``) gets the viewer the same value, while the re-dealt faces do differ."""
     differed = checked = 0
-    for raw, name in _heuristic_states(seed=11):
+    for raw, name in heuristic_play("rattus", 4, 11):
         if name is None or raw.state_.regular_turns % 4:
             continue
         seat = raw.possible_agents.index(name)
