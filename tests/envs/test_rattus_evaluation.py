@@ -77,6 +77,23 @@ def test_evaluation_reads_nothing_hidden_from_the_viewer():
     assert checked > 10 and differed == checked
 
 
+@pytest.mark.parametrize("marks_public", [True, False])
+def test_unpeeked_faces_are_interchangeable(marks_public):
+    """§8, RA-3: exchanging the faces of two face-down tokens the viewer did not peek changes nothing it
+    can see, unless it exchanges their public starting marks (then the marked one may be either)."""
+    env = _env(starting_mark_public=marks_public)
+    env.unwrapped.set_position(cubes={"Gallia": [2, 1, 0, 0], "Italia": [0, 1, 3, 0]},
+                               tokens={"Gallia": ["s2m_pea"], "Italia": ["n1a_roy", N4MM]})
+    state = env.unwrapped.state_
+    (marked,), (normal, other) = state.slots[2], state.slots[6]
+    values = evaluate(state, 0)
+    twin = state.clone()
+    twin.face[normal], twin.face[other] = state.face[other], state.face[normal]
+    assert evaluate(twin, 0) == values
+    twin.face[marked], twin.face[normal] = state.face[normal], state.face[marked]
+    assert (evaluate(twin, 0) == values) != marks_public
+
+
 def test_a_peeked_face_counts_and_an_unpeeked_one_does_not():
     """RA-7: a face the viewer peeked with the Witch is its knowledge for good and is valued exactly;
     the same face unpeeked is averaged over the faces the viewer has not seen (§8)."""
