@@ -161,6 +161,11 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
                       "max_regular_turns": 8, "turn_cap_mode": "truncate"}),
         golden=(({"num_players": 2}, 0), ({"num_players": 3}, 1), ({"num_players": 4}, 2)),
         train_presets=("rattus",),
+        search=SearchHooks(evaluation="hiddenhand.envs.rattus.evaluation:evaluate",
+                           defaults={"ismcts": {"iterations": 250, "horizon": 12, "value": "estimate",
+                                                "rollout": "heuristic", "opponents": "policy"},
+                                     "pimc": {"determinizations": 4, "horizon": 12, "value": "estimate",
+                                              "rollout": "heuristic"}}),
     ),
     GameEntry(
         name="cow_trade",

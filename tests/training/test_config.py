@@ -181,8 +181,8 @@ def test_the_evaluation_potential_needs_the_games_evaluation_hook():
 
     assert config_from_dict({"game": "rattus_cartus", "potential": "evaluation"}).potential == "evaluation"
     with pytest.raises(ConfigError, match="'potential' = 'evaluation' needs an evaluation hook, which "
-                                          "rattus has not; allowed: \\['score_margin'\\]"):
-        config_from_dict({"game": "rattus", "potential": "evaluation"})
+                                          "cow_trade has not; allowed: \\['score_margin'\\]"):
+        config_from_dict({"game": "cow_trade", "potential": "evaluation"})
     with pytest.raises(ConfigError, match="'potential'"):
         config_from_dict({"game": "david_goliath", "potential": "vp"})
 
