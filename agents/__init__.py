@@ -20,7 +20,7 @@ from hiddenhand.envs import load_module
 from hiddenhand.envs.core.game import Game
 from hiddenhand.envs.registry import entry
 
-from .base import Agent, RandomAgent, bind_agents
+from .base import Agent, RandomAgent, bind_agents, play_decisions
 from .search import ALGORITHMS as SEARCH_ALGORITHMS
 from .search import is_search_spec, make_search_agent
 from .trained import AgentFileError, PolicyAgent, load_policy, save_policy
@@ -116,5 +116,5 @@ def _builtin(name: str, game: Game, seed: int | None) -> Agent:
     return entry(game.name).heuristic_class()(game, seed=seed)
 
 
-__all__ = ["Agent", "AgentFileError", "PolicyAgent", "RandomAgent", "bind_agents", "env_options_for", "load", "load_policy", "make",
+__all__ = ["Agent", "AgentFileError", "PolicyAgent", "RandomAgent", "bind_agents", "play_decisions", "env_options_for", "load", "load_policy", "make",
            "resolve", "save_policy", "shipped"]

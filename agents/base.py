@@ -38,6 +38,21 @@ def bind_agents(env, agents) -> None:
             bind(env, agent_id)
 
 
+def play_decisions(env, agents):
+    """Play a reset env to its end with ``agents`` (one per seat, already bound), yielding
+    ``(agent_id, observation, action)`` at every decision after the seat has chosen and before the action
+    is applied: the state is still the one the seat decided in."""
+    seats = {agent_id: seat for seat, agent_id in enumerate(env.unwrapped.possible_agents)}
+    for agent_id in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        action = int(agents[seats[agent_id]].act(observation["observation"], observation["action_mask"]))
+        yield agent_id, observation, action
+        env.step(action)
+
+
 class RandomAgent(Agent):
     """Uniformly random among the legal actions, from its own seeded generator."""
 

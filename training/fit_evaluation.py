@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from hiddenhand.agents import bind_agents, load
+from hiddenhand.agents import bind_agents, load, play_decisions
 from hiddenhand.envs import make
 from hiddenhand.envs.core.estimates import win_chances
 from hiddenhand.envs.david_goliath import evaluation
@@ -68,14 +68,8 @@ def heuristic_play(game: str, players: int, seed: int, agents: list | None = Non
     agents = agents or [load("heuristic", raw.game, seed=seed + seat) for seat in range(players)]
     env.reset(seed=seed)
     bind_agents(env, agents)
-    for agent in env.agent_iter():
-        observation, _, termination, truncation, _ = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
+    for agent, _, _ in play_decisions(env, agents):
         yield raw, agent
-        env.step(agents[raw.possible_agents.index(agent)].act(observation["observation"],
-                                                              observation["action_mask"]))
     yield raw, None
 
 

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from hiddenhand.agents.base import Agent, bind_agents
+from hiddenhand.agents.base import Agent, bind_agents, play_decisions
 from hiddenhand.agents.distribution import action_distribution, is_search
 
 from . import actions as A
@@ -241,14 +241,8 @@ def collect_offers(agents: Sequence[Agent], env: Any, games: int = 10, seed: int
         for position, agent in enumerate(lineup):
             agent.reset(seed + g * 100 + position)
         bind_agents(env, lineup)
-        for agent_id in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
+        for _ in play_decisions(env, lineup):
             state = env.unwrapped.state_
             if state.decision == A.D_OFFER and state.trade_round == 1 and not any(state.selection):
                 found.append({"snapshot": env.unwrapped.snapshot(), "names": [a.name for a in lineup]})
-            seat = env.possible_agents.index(agent_id)
-            env.step(int(lineup[seat].act(observation["observation"], observation["action_mask"])))
     return found

@@ -120,3 +120,16 @@ def test_terminal_play_full_game():
     code = play_in_terminal("david_goliath", 3, ["heuristic", "random"], 1, 2, read=read, write=out.append)
     assert code == 0 and "Final scores" in out[-2] and out[-1].startswith("Winners: ")
     assert len(legal_seen) == 15 * 3  # three rounds by default, 15 cards each
+
+
+def test_play_decisions_yields_each_choice_before_it_is_applied():
+    from hiddenhand.agents import play_decisions
+
+    env = david_goliath_v0.env(num_players=3)
+    env.reset(seed=4)
+    agents = [RandomAgent(seed=seat) for seat in range(3)]
+    seen = 0
+    for agent_id, observation, action in play_decisions(env, agents):
+        assert agent_id == env.agent_selection and observation["action_mask"][action] == 1
+        seen += 1
+    assert not env.agents and seen >= 3 * 8  # every card of every hand was played, the last move included

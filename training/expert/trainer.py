@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from hiddenhand.agents import bind_agents, load, load_policy, save_policy
+from hiddenhand.agents import bind_agents, load, load_policy, play_decisions, save_policy
 from hiddenhand.envs import make as make_env
 from hiddenhand.envs.core.game import INPUT_TRANSFORMS
 from hiddenhand.envs.core.rewards import winner_rewards
@@ -68,21 +68,14 @@ def play_games(config: ExpertConfig, network: str | None, iteration: int, indice
         env.reset(seed=int(rng.integers(2**63)))
         bind_agents(env, agents)
         seats = []
-        for agent_id in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
+        for agent_id, observation, _ in play_decisions(env, agents):
             seat = raw.possible_agents.index(agent_id)
-            mask = observation["action_mask"]
-            action = agents[seat].act(observation["observation"], mask)
             if searching[seat] and agents[seat].last_policy is not None:
                 rows["observations"].append(transform(observation["observation"]))
-                rows["masks"].append(mask.astype(bool))
+                rows["masks"].append(observation["action_mask"].astype(bool))
                 rows["policies"].append(agents[seat].last_policy.astype(np.float32))
                 rows["search_values"].append(agents[seat].last_value)
                 seats.append(seat)
-            env.step(action)
         final = winner_rewards(raw.state_.winners(), n)
         rows["outcomes"] += [final[seat] for seat in seats]
     data = {key: np.asarray(rows[key], np.float32 if key != "masks" else bool) for key in FIELDS}
