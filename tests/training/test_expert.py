@@ -17,7 +17,7 @@ from hiddenhand.envs.core.options import ConfigError
 from hiddenhand.training.backends import BACKENDS
 from hiddenhand.training.config import set_dotted
 from hiddenhand.training.expert.config import config_from_dict, load_config, presets
-from hiddenhand.training.expert.trainer import FIELDS, play_games, train
+from hiddenhand.training.expert.trainer import FIELDS, NetworkPlays, play_games, train
 from hiddenhand.training.runs import Checkpoints
 
 TINY = {
@@ -70,12 +70,51 @@ def test_a_run_learns_and_exports_a_policy_value_agent(finished):
     assert "Expert iteration" in card and "| iterations | 2 (2 games each) |" in card
 
 
-@pytest.mark.parametrize("network", [None, {"kind": "per_action", "net_arch": [3], "value_arch": [4]}])
-def test_a_resumed_run_equals_an_uninterrupted_one(finished, tmp_path, network):
+def test_with_plays_network_the_network_moves_and_the_search_labels(finished):
+    """DAgger: every move is the network's, every label the search's, and labelling leaves the game as it was."""
+    network = str(finished / "agent.npz")
+    env = make("david_goliath", num_players=3, rounds=1)
+    game = env.unwrapped.game
+    search, policy = load("puct:iterations=6", game, network=network), load_policy(network)
+    player = NetworkPlays(load("puct:iterations=6", game, network=network), load_policy(network))
+    env.reset(seed=3)
+    player.bind(env, "player_0")
+    search.bind(env, "player_0")
+    labelled = 0
+    for agent_id in env.agent_iter():
+        observation, _, done, truncated, _ = env.last()
+        if done or truncated:
+            env.step(None)
+            continue
+        obs, mask = observation["observation"], observation["action_mask"]
+        if agent_id != "player_0":
+            env.step(int(np.flatnonzero(mask)[0]))
+            continue
+        before = env.unwrapped.snapshot()
+        action = player.act(obs, mask)
+        assert env.unwrapped.snapshot() == before
+        assert action == policy.act(obs, mask)
+        if player.last_policy is not None:
+            search.reset(seed=labelled)
+            player.search.reset(seed=labelled)
+            player.act(obs, mask)
+            search.act(obs, mask)
+            assert np.array_equal(player.last_policy, search.last_policy) and player.last_value == search.last_value
+            labelled += 1
+        env.step(action)
+    assert labelled >= 5
+    config = tiny(self_play__plays="network")
+    data = play_games(config, network, 2, [0, 1])
+    assert len(data["masks"]) > 0 and np.allclose(data["policies"].sum(axis=1), 1.0)
+    assert not np.array_equal(data["masks"], play_games(tiny(), network, 2, [0, 1])["masks"])  # others moved
+
+
+@pytest.mark.parametrize("changes", [{}, {"network": {"kind": "per_action", "net_arch": [3], "value_arch": [4]}},
+                                     {"self_play__plays": "network"}])
+def test_a_resumed_run_equals_an_uninterrupted_one(finished, tmp_path, changes):
     """Iteration 2 resumed from the checkpoint of iteration 1 plays the same games and learns the same
     network as the run that never stopped."""
-    changes = {"network": network} if network else {}
-    if network:
+    if changes:
         finished = tmp_path / "straight"
         train(tiny(**changes), finished, progress=False)
     run = tmp_path / "run"
@@ -104,6 +143,7 @@ def test_a_damaged_checkpoint_falls_back_to_the_one_before(finished, tmp_path):
     ({"search": "puct:leaf=network"}, "'search' = 'puct:leaf=network': .*leaf='network' needs a network"),
     ({"search": "ismcts:depth=3"}, "unknown option"),
     ({"self_play__baselines": ["nobody"]}, "'self_play.baselines\\[0\\]' must be one of"),
+    ({"self_play__plays": "teacher"}, "'self_play.plays' must be one of"),
     ({"fit__value_mix": 1.5}, "'fit.value_mix' must be in \\[0, 1\\]"),
     ({"env": {"num_players": 9}}, "invalid 'env' options"),
 ])

@@ -27,13 +27,18 @@ RESUMABLE = ("iterations",)
 @dataclass(frozen=True)
 class SelfPlayGames:
     """The games each iteration plays: search in one seat (rotating) at least, each other seat a baseline
-    with probability ``baseline_prob`` and else the search too. Only the search's decisions are learned."""
+    with probability ``baseline_prob`` and else the search too. Only the searching seats' decisions are
+    learned, labelled by the search."""
 
     games: int = _field(40, min=1, max=100_000)
     baseline_prob: float = _field(0.0, min=0, max=1)
     baselines: list[str] = _field(["heuristic"], choices=BASELINES, nonempty=True)
     #: Processes playing the games (the records do not depend on it).
     workers: int = _field(2, min=1, max=256)
+    #: Who moves in the searching seats once there is a network: ``search`` (expert iteration), or
+    #: ``network``, the latest network, the search only labelling each of its decisions (DAgger, Ross et
+    #: al. 2011: the network learns the positions its own play reaches).
+    plays: str = _field("search", choices=("search", "network"))
 
 
 @dataclass(frozen=True)

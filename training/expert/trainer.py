@@ -5,7 +5,8 @@ the next iteration's search reads the network (its prior and its leaf values).
 
 Iteration ``k`` (1-based) plays ``self_play.games`` games over ``self_play.workers`` processes: iteration
 1 with ``search`` (no network yet), the later ones with ``guided_search`` reading the network of the
-previous iteration. Every decision of a searching seat with a choice is kept: the observation, the legal
+previous iteration (with ``self_play.plays: network`` that network moves instead and the search only
+labels its decisions: DAgger). Every decision of a searching seat with a choice is kept: the observation, the legal
 mask, the search's visit shares (``last_policy``) and value (``last_value``), and the seat's final
 win/loss reward. The network is then fitted to the positions of the last ``fit.window`` iterations and
 checkpointed with them (``network.npz``, an agent file with a value head; ``parameters.npz``, the
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from hiddenhand.agents import bind_agents, load, load_policy, play_decisions, save_policy
+from hiddenhand.agents import Agent, bind_agents, load, load_policy, play_decisions, save_policy
 from hiddenhand.envs import make as make_env
 from hiddenhand.envs.core.game import INPUT_TRANSFORMS
 from hiddenhand.envs.core.rewards import winner_rewards
@@ -41,6 +42,34 @@ FIELDS = ("observations", "masks", "policies", "search_values", "outcomes")
 
 
 # ------------------------------------------------------------------------------------- self-play games
+class NetworkPlays(Agent):
+    """The network moves; the search labels every decision (``self_play.plays: network``, DAgger)."""
+
+    name = "network_labelled_by_search"
+
+    def __init__(self, search: Agent, network: Agent):
+        self.search, self.network = search, network
+
+    def reset(self, seed: int | None = None) -> None:
+        self.search.reset(seed)
+        self.network.reset(seed)
+
+    def bind(self, env, agent_id: str) -> None:
+        self.search.bind(env, agent_id)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        self.search.act(observation, action_mask)  # sets the label: last_policy, last_value
+        return self.network.act(observation, action_mask)
+
+    @property
+    def last_policy(self) -> np.ndarray | None:
+        return self.search.last_policy
+
+    @property
+    def last_value(self) -> float | None:
+        return self.search.last_value
+
+
 def game_rng(config: ExpertConfig, iteration: int, index: int) -> np.random.Generator:
     """The generator of one game: a function of the run's seed, the iteration and the game's index."""
     return np.random.default_rng([config.seed, iteration, index])
@@ -56,6 +85,8 @@ def play_games(config: ExpertConfig, network: str | None, iteration: int, indice
     transform = INPUT_TRANSFORMS[raw.observer.policy_input]
     spec, options = config.teacher(network)
     searchers = [load(spec, game, **options) for _ in range(n)]
+    if network is not None and config.self_play.plays == "network":
+        searchers = [NetworkPlays(searcher, load_policy(network)) for searcher in searchers]
     baselines = {name: [load(name, game) for _ in range(n)] for name in config.self_play.baselines}
     rows: dict[str, list] = {key: [] for key in FIELDS}
     for index in indices:
