@@ -30,7 +30,20 @@ def _play(client, tokens, moves):
             continue
         legal = client.get(f"/api/seat/{mover}").json()["legal"]
         assert client.post(f"/api/seat/{mover}/move", json={"action": legal[-1]["id"]}).status_code == 200
-    return client.get(f"/api/seat/{tokens[0]}").json()
+    return _settled(client, tokens)
+
+
+def _settled(client, tokens):
+    """The first seat's frame once a human seat is to move or the game is over: agents move in the
+    background, and a frame taken while they still do would miss their moves."""
+    if len(tokens) == 1:
+        return wait_turn(client, tokens[0])
+    frame = client.get(f"/api/seat/{tokens[0]}").json()
+    for _ in range(30):
+        if frame["status"] == "finished" or frame["error"] or tokens[frame["to_move"]] is not None:
+            return frame
+        frame = client.get(f"/api/seat/{tokens[0]}", params={"after": frame["version"], "wait": 2}).json()
+    raise AssertionError(f"the agents never stopped: {frame}")
 
 
 @pytest.mark.parametrize("game, lineup", [("david_goliath", ["human", "heuristic", "human"]),
