@@ -2,13 +2,15 @@
 until its 95% interval lies above the fair share; report the CPU-minutes that took.
 
     python -m hiddenhand.training.time_to_strength rattus --config rattus --set env.num_players=2 \\
-        --chunk 25000 --run-dir runs/tts_rattus_2p
+        --chunk 25000 --run-dir runs/tts_rattus_2p --confirm 1000
 
 CPU time is the training's own (process time; one process: SB3 runs with ``vec_env: dummy``, the expert
 backend counts its workers' time itself), without the measuring games, so figures taken on a busy
 machine mean what they would on a quiet one. Each chunk resumes the run (``total_timesteps`` or
 ``iterations`` raised by ``--chunk``); the rows go to ``<run-dir>/time_to_strength.jsonl`` and an
-interrupted measurement continues where it stopped when run again.
+interrupted measurement continues where it stopped when run again. ``--confirm GAMES`` then plays the
+reached agent in that many further games with another seed (``confirmation.json``): a first check above
+can be luck among many checks.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 import time
 from pathlib import Path
 
+from hiddenhand.agents import load_policy
 from hiddenhand.training.backends import BACKENDS
 from hiddenhand.training.config import parse_overrides
 
@@ -25,8 +28,32 @@ from .evaluate import evaluate
 
 #: The config keys each backend counts its progress in, and what a chunk sets besides (quiet, one process).
 PROGRESS_KEY = {"sb3": "total_timesteps", "expert": "iterations"}
+#: Seeds of the checks after each chunk and of the confirming games (``--confirm``).
+CHECK_SEED, CONFIRM_SEED = 12345, 4242
 CHUNK_SETTINGS = {"sb3": {"vec_env": "dummy", "eval.every": 10**12, "eval.games": 1, "eval.opponents": ["random"]},
                   "expert": {"eval.every": 10**6, "eval.games": 1, "eval.opponents": ["random"]}}
+
+
+def against_heuristic(game: str, agent: Path, metadata: dict, games: int, seed: int) -> dict:
+    """The agent file's standings row (win rate, interval) in ``games`` against heuristics in the other
+    seats, seat rotation, with the env options it was trained with."""
+    options = {k: v for k, v in metadata["env_options"].items() if k not in ("num_players", "reward_mode")}
+    players = metadata["num_players"]
+    report = evaluate(game, [str(agent)] + ["heuristic"] * (players - 1), games, seed=seed, env_options=options,
+                      workers=1, progress=False)
+    return next(r for r in report.summary()["standings"] if r["agent"] == str(agent))
+
+
+def confirm(game: str, run_dir: Path, games: int = 1000) -> dict:
+    """Play the run's agent in ``games`` further games against the heuristic with another seed than the
+    checks' (a first check above can be luck among many checks); written to ``<run-dir>/confirmation.json``."""
+    agent = run_dir / "agent.npz"
+    metadata = load_policy(agent).metadata
+    row = against_heuristic(game, agent, metadata, games, CONFIRM_SEED)
+    result = {"games": games, "seed": CONFIRM_SEED, "win_rate": row["win_rate"], "ci95": row["ci95"],
+              "fair_share": 1 / metadata["num_players"], "held": row["ci95"][0] > 1 / metadata["num_players"]}
+    (run_dir / "confirmation.json").write_text(json.dumps(result) + "\n")
+    return result
 
 
 def measure(game: str, backend: str, preset: str, overrides: dict, chunk: int, run_dir: Path, games: int = 400,
@@ -46,11 +73,7 @@ def measure(game: str, backend: str, preset: str, overrides: dict, chunk: int, r
         if backend == "expert":  # its workers' time is in the agent's metadata (cumulative)
             spent = result.metadata["cpu_time_s"] - (rows[-1]["cpu_minutes"] * 60 if rows else 0.0)
         players = result.metadata["num_players"]
-        agent = str(result.agent_path)
-        options = {k: v for k, v in result.metadata["env_options"].items() if k not in ("num_players", "reward_mode")}
-        report = evaluate(game, [agent] + ["heuristic"] * (players - 1), games, seed=12345, env_options=options,
-                          workers=1, progress=False)
-        row = next(r for r in report.summary()["standings"] if r["agent"] == agent)
+        row = against_heuristic(game, result.agent_path, result.metadata, games, CHECK_SEED)
         rows.append({"progress": target, "cpu_minutes": (rows[-1]["cpu_minutes"] if rows else 0.0) + spent / 60,
                      "games": games, "win_rate": row["win_rate"], "ci95": row["ci95"], "fair_share": 1 / players})
         with log.open("a") as handle:
@@ -71,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=400, help="games against the heuristic after each chunk")
     parser.add_argument("--max-cpu-minutes", type=float, default=30.0)
     parser.add_argument("--run-dir", required=True)
+    parser.add_argument("--confirm", type=int, default=0, metavar="GAMES",
+                        help="once reached, play this many further games with another seed (e.g. 1000)")
     args = parser.parse_args(argv)
     rows = measure(args.game, args.backend, args.config, parse_overrides(args.set), args.chunk, Path(args.run_dir),
                    args.games, args.max_cpu_minutes)
@@ -78,6 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     reached = last["ci95"][0] > last["fair_share"]
     print(f"{'reached' if reached else 'not reached'}: {last['cpu_minutes']:.1f} CPU-minutes, "
           f"{PROGRESS_KEY[args.backend]} {last['progress']}")
+    if reached and args.confirm:
+        result = confirm(args.game, Path(args.run_dir), args.confirm)
+        low, high = result["ci95"]
+        print(f"{args.confirm} further games: {result['win_rate']:.1%} [{low:.1%}, {high:.1%}], "
+              f"{'held' if result['held'] else 'not held'}")
     return 0
 
 

@@ -30,3 +30,23 @@ def test_time_to_strength_trains_in_chunks_and_resumes(tmp_path):
     more = time_to_strength.measure("david_goliath", "sb3", "david_goliath_quick", settings, chunk=64, run_dir=run,
                                     games=4, max_cpu_minutes=1e-9)
     assert more == rows  # the budget was spent: the measurement stands, nothing is trained again
+
+
+def test_a_reached_run_is_confirmed_by_further_games_with_another_seed(tmp_path, capsys):
+    run = tmp_path / "run"
+    settings = {"env.num_players": 3, "env.rounds": 1, "n_envs": 1, "ppo.n_steps": 64, "ppo.batch_size": 32,
+                "ppo.net_arch": [8], "checkpoint_every": 64}
+    time_to_strength.measure("david_goliath", "sb3", "david_goliath_quick", settings, chunk=64, run_dir=run,
+                             games=4, max_cpu_minutes=1e-9)
+    log = run / "time_to_strength.jsonl"
+    row = json.loads(log.read_text())
+    log.write_text(json.dumps({**row, "ci95": [0.9, 1.0]}) + "\n")  # as if its check had been above
+    args = ["david_goliath", "--config", "david_goliath_quick", "--chunk", "64", "--games", "4", "--run-dir", str(run),
+            "--confirm", "6"] + [f"--set={key}={json.dumps(value)}" for key, value in settings.items()]
+    assert time_to_strength.main(args) == 0
+    out = capsys.readouterr().out
+    assert "reached: " in out and "6 further games: " in out
+    result = json.loads((run / "confirmation.json").read_text())
+    assert result["games"] == 6 and result["seed"] == time_to_strength.CONFIRM_SEED != time_to_strength.CHECK_SEED
+    assert result["held"] == (result["ci95"][0] > result["fair_share"] == 1 / 3)
+    assert json.loads(log.read_text()) == {**row, "ci95": [0.9, 1.0]}  # nothing trained again
