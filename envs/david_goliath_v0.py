@@ -30,8 +30,8 @@ card) and is kept for tests.
 
 ### Arguments
 
-``env(num_players=4, rounds=None, card_features=False, two_player_variant=None, colours=5, max_value=None,
-hand_size=15, render_mode=None, max_cycles=None, illegal_action="raise", reward_mode="win_loss",
+``env(num_players=4, rounds=None, card_features=False, trick_outlook=False, two_player_variant=None, colours=5,
+max_value=None, hand_size=15, render_mode=None, max_cycles=None, illegal_action="raise", reward_mode="win_loss",
 observer="fast")``
 
 * `num_players`: 2..6.
@@ -40,6 +40,10 @@ observer="fast")``
 * `rounds`: rounds in a game, an int 1..100; `None` (default) means `num_players` (DG-4).
 * `card_features`: `True` adds the `card_features` block (below), per-card channels that spell out what
   the rest of the observation implies; it helps learning and costs some env speed.
+* `trick_outlook`: `True` adds the `trick_outlook` block (below): for each legal card, what the current
+  trick would likely do to every seat's round score, estimated the way the heuristic plays (12 completions
+  of the trick from the cards the observer has not seen, drawn from a generator seeded by public counters,
+  so the same position always gives the same block); about 0.2 ms a step.
 * `colours`, `max_value`, `hand_size`: a smaller deck, for exact analysis (`hiddenhand.openspiel`'s tiny
   configuration, docs/openspiel.md): the first `colours` colours × values 1..`max_value` (None: 3 per
   table seat), every card dealt, `hand_size` to each table seat (so as many tricks a round); their
@@ -73,6 +77,7 @@ seats are relative: seat 0 is the observer, seat k the seat k places clockwise o
 | `seats`          | (N, 106)  | per relative seat: cards taken this round (90), revealed voids (5), cards taken per colour / 15 (5), current score of each colour / 35 (5), total score / 100 (1; 0 for the dummy) |
 | `unseen`         | (90,)     | cards in play the observer has not seen: the union of the other hands |
 | `card_features`  | (4, 90)   | only with `card_features=True`: per card, in hand and ≥ the trick's highest value so far; in hand and ≤ its lowest; points taking it would add to the observer's round score / 35; points it would remove / 35 |
+| `trick_outlook`  | (2N+2, 90) | only with `trick_outlook=True`, and zeros unless the observer is to move: per legal card, for each relative seat k the expected gain (row 2k) and loss (row 2k+1) of its round score / 70 if the observer plays it (exact when it plays last), then the chances that the card is the trick's highest and its lowest (§3.3, §4) |
 
 Other players' hands never appear; everything else a player could note at the table does.
 

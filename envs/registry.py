@@ -90,7 +90,7 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
         player_counts=(2, 3, 4, 5, 6),
         default_players=4,
         bench_players=(2, 4, 6),
-        option_sets=({"rounds": 1}, {"card_features": True, "rounds": 2}),
+        option_sets=({"rounds": 1}, {"card_features": True, "rounds": 2}, {"trick_outlook": True, "rounds": 1}),
         golden=(({"num_players": 3, "rounds": 1}, 0),
                 ({"num_players": 4, "rounds": 1, "card_features": True}, 1),
                 ({"num_players": 6, "rounds": 1}, 2)),

@@ -6,7 +6,8 @@ import numpy as np
 
 from ..core.game import Observer
 from ..core.layout import ObservationLayout
-from .cards import HAND_SIZE, MAX_VALUE, NUM_CARDS, NUM_COLOURS
+from .cards import CARD_COLOUR, HAND_SIZE, MAX_VALUE, NUM_CARDS, NUM_COLOURS
+from .outlook import outlook_rng, trick_outlook
 from .rules import DavidGoliathGame, DavidGoliathState
 
 #: Per seat: taken this round (90), revealed voids (5), cards taken per colour / 15 (5),
@@ -42,6 +43,7 @@ class DavidGoliathObserver(Observer):
         self._seats = slices["seats"]
         self._unseen = slices["unseen"]
         self._card_features = slices.get("card_features")
+        self._trick_outlook = slices.get("trick_outlook")
         n = self._n = game.seats
         self._players = game.num_players
         self._size = self.layout.size
@@ -69,7 +71,8 @@ class DavidGoliathObserver(Observer):
             ("round_progress", (1,)),               # rounds completed / rounds
             ("seats", (n, SEAT_FEATURES)),          # per relative seat: taken cards, voids, colour tallies, score
             ("unseen", (NUM_CARDS,)),               # cards in play not yet seen: in other hands
-        ] + ([("card_features", (CARD_FEATURES, NUM_CARDS))] if game.card_features else []))
+        ] + ([("card_features", (CARD_FEATURES, NUM_CARDS))] if game.card_features else [])
+          + ([("trick_outlook", (2 * n + 2, NUM_CARDS))] if game.trick_outlook else []))
 
     def encode(self, state: DavidGoliathState, player: int) -> np.ndarray:
         n = self._n
@@ -91,6 +94,8 @@ class DavidGoliathObserver(Observer):
             unseen[card] = 0.0
         if self._card_features is not None:
             self._encode_card_features(state, player, out[self._card_features].reshape(CARD_FEATURES, NUM_CARDS))
+        if self._trick_outlook is not None and state.current_player == player:  # zeros when not to move
+            out[self._trick_outlook] = self._outlook(state, player, unseen).ravel()
         return out
 
     def invalidate(self) -> None:
@@ -111,6 +116,17 @@ class DavidGoliathObserver(Observer):
         np.maximum(-gain, 0, out=block[3])
         block[2:] /= MAX_COLOUR_SCORE
         return block
+
+    def _outlook(self, state: DavidGoliathState, player: int, unseen: np.ndarray) -> np.ndarray:
+        n = self._n
+        order = [(player + k) % n for k in range(n)]
+        hand = np.flatnonzero(state.hands[player])
+        if state.trick:
+            following = hand[[CARD_COLOUR[card] == CARD_COLOUR[state.trick[0]] for card in hand]]
+            hand = following if len(following) else hand
+        return trick_outlook(state.trick, (state.leader - player) % n, hand.tolist(), np.flatnonzero(unseen),
+                             state.taken_count[order].tolist(), state.colour_points[order].tolist(),
+                             outlook_rng(state.round, state.tricks_played, len(state.trick)))
 
     def _seat_block(self, state: DavidGoliathState) -> np.ndarray:
         """Seat rows of the current public data, rebuilt when :func:`public_key` changes."""

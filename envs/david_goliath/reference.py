@@ -9,6 +9,7 @@ import numpy as np
 
 from .cards import CARD_COLOUR, CARD_VALUE, COLOURS, HAND_SIZE, MAX_VALUE, NUM_CARDS, colour_score
 from .observation import CARD_FEATURES, MAX_COLOUR_SCORE, SCORE_DIVISOR, DavidGoliathObserver
+from .outlook import outlook_rng, trick_outlook
 from .rules import DavidGoliathState
 
 
@@ -53,6 +54,8 @@ def observation(state: DavidGoliathState, seat: int) -> np.ndarray:
         block["unseen"][card] = not seen
     if game.card_features:
         block["card_features"][:] = card_features(state, seat)
+    if game.trick_outlook and state.current_player == seat:  # zeros when the seat is not to move
+        block["trick_outlook"][:] = outlook(state, seat, np.flatnonzero(block["unseen"]))
     return out
 
 
@@ -84,3 +87,17 @@ def card_features(state: DavidGoliathState, seat: int) -> np.ndarray:
             features[2, card] = max(gain, 0) / MAX_COLOUR_SCORE
             features[3, card] = max(-gain, 0) / MAX_COLOUR_SCORE
     return features
+
+
+def outlook(state: DavidGoliathState, seat: int, unseen: np.ndarray) -> np.ndarray:
+    """The trick's likely outcome for each legal card of ``seat``, the seat to move
+    (:func:`.outlook.trick_outlook`), seats relative to it, cards and points per colour counted from the
+    taken cards (§4)."""
+    n = state.game.seats
+    seats = [(seat + k) % n for k in range(n)]
+    taken = [[card for card in range(NUM_CARDS) if state.taken[other, card]] for other in seats]
+    counts = [[sum(CARD_COLOUR[card] == colour for card in cards) for colour in range(len(COLOURS))] for cards in taken]
+    points = [[colour_score([CARD_VALUE[card] for card in cards if CARD_COLOUR[card] == colour])
+               for colour in range(len(COLOURS))] for cards in taken]
+    return trick_outlook(state.trick, (state.leader - seat) % n, list(np.flatnonzero(legal_mask(state))), unseen, counts, points,
+                         outlook_rng(state.round, state.tricks_played, len(state.trick)))

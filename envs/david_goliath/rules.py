@@ -29,6 +29,7 @@ from .cards import (  # noqa: F401  (re-exported: the rules' vocabulary)
 OPTIONS = Options("david_goliath", [
     Option("rounds", None, Optional(Int(1, 100)), "rounds in a game; None: one per player (DG-4)"),
     Option("card_features", False, Bool(), "add the card_features observation block"),
+    Option("trick_outlook", False, Bool(), "add the trick_outlook observation block"),
     Option("two_player_variant", None, Optional(Choice("dummy", "literal")),
            "two players only: 'dummy' (default; a random dummy third seat) or 'literal' (DG-5)"),
     # a smaller deck, for exact analysis (hiddenhand.openspiel's tiny configurations): colours x max_value
@@ -71,6 +72,7 @@ class DavidGoliathGame(Game):
         super().__init__(num_players)
         resolved = OPTIONS.resolve(options, where=self.name)
         self.card_features: bool = resolved["card_features"]
+        self.trick_outlook: bool = resolved["trick_outlook"]
         variant = resolved["two_player_variant"]
         check_with(self.name, "two_player_variant", variant, lambda v: v is None or self.num_players == 2,
                    "None unless num_players=2 (DG-5)")
@@ -100,6 +102,8 @@ class DavidGoliathGame(Game):
 
     def config(self) -> dict[str, Any]:
         config = {"num_players": self.num_players, "rounds": self.rounds, "card_features": self.card_features}
+        if self.trick_outlook:  # listed only when on: older snapshots load
+            config["trick_outlook"] = True
         if self.num_players == 2:
             config["two_player_variant"] = self.two_player_variant
         return config | self.deck_options

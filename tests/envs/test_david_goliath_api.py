@@ -40,7 +40,8 @@ def test_terminal_infos_break_the_scores_down_by_round_seat_and_colour():
     ({"card_features": 1}, "card_features=1 is not allowed; allowed: True or False"),
     ({"card_features": "yes"}, "card_features='yes'"),
     ({"suits": 4}, r"unknown option\(s\) \['suits'\]; options: \['card_features', 'colours', 'hand_size', 'max_value', "
-     r"'rounds', 'two_player_variant'\]"),
+     r"'rounds', 'trick_outlook', 'two_player_variant'\]"),
+    ({"trick_outlook": "on"}, "trick_outlook='on' is not allowed; allowed: True or False"),
     ({"two_player_variant": "solo"}, "two_player_variant='solo' is not allowed; allowed: None or one of"),
     ({"two_player_variant": "dummy"}, r"two_player_variant='dummy' is not allowed; allowed: None unless num_players=2"),
 ])
@@ -55,8 +56,8 @@ def test_bad_game_options_are_a_config_error_naming_option_value_and_allowed(kwa
 
 def test_options_keep_their_defaults_and_accept_numpy_ints():
     """DG-4: rounds default to the number of players."""
-    assert OPTIONS.resolve({}) == {"rounds": None, "card_features": False, "two_player_variant": None,
-                                   "colours": 5, "max_value": None, "hand_size": 15}
+    assert OPTIONS.resolve({}) == {"rounds": None, "card_features": False, "trick_outlook": False,
+                                   "two_player_variant": None, "colours": 5, "max_value": None, "hand_size": 15}
     assert DavidGoliathGame(2).config() == {"num_players": 2, "rounds": 2, "card_features": False,
                                             "two_player_variant": "dummy"}  # DG-5: the default for two
     assert DavidGoliathGame(2, two_player_variant="literal").config()["two_player_variant"] == "literal"
@@ -65,6 +66,7 @@ def test_options_keep_their_defaults_and_accept_numpy_ints():
     game = DavidGoliathGame(3, rounds=np.int64(2), card_features=np.bool_(True))
     assert game.config() == {"num_players": 3, "rounds": 2, "card_features": True}
     assert type(game.rounds) is int and type(game.card_features) is bool
+    assert DavidGoliathGame(3, trick_outlook=True).config()["trick_outlook"] is True  # listed only when on
 
 
 def test_observation_views_are_named():
@@ -140,3 +142,45 @@ def test_optional_card_features_spell_out_the_state():
             after = before + values[card] if count <= 2 else count
             assert block[2, card] * 35 - block[3, card] * 35 == pytest.approx(after - before)
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_trick_outlook_is_exact_for_the_last_card_and_fills_only_the_legal_cards(players):
+    """trick_outlook=True: per legal card, each seat's expected round-score gain and loss (§4) and the chances
+    that the card is the trick's highest and lowest (§3.3). Playing last, it is what the rules then do: checked
+    by playing each legal card on a copy of the state. Zeros for a seat not to move and off the legal cards."""
+    env = david_goliath_v0.env(num_players=players, rounds=1, trick_outlook=True)
+    env.reset(seed=players)
+    raw = env.unwrapped
+    seats = raw.game.seats
+    assert env.observation_space("player_0")["observation"].shape[0] == (
+        david_goliath_v0.env(num_players=players, rounds=1).observation_space("player_0")["observation"].shape[0]
+        + (2 * seats + 2) * 90)
+    rng = np.random.default_rng(players)
+    last_cards_checked = 0
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        state, seat = raw.state_, raw.possible_agents.index(agent)
+        for other in raw.agents:
+            if other != agent:
+                assert not raw.observer.layout.view(raw.observe(other)["observation"], "trick_outlook").any()
+        block = raw.observer.layout.view(obs["observation"], "trick_outlook")
+        legal = obs["action_mask"].astype(bool)
+        assert not block[:, ~legal].any()
+        chances = block[-2:, legal]
+        assert ((chances >= 0) & (chances <= 1)).all() and (chances.sum(axis=0) <= 1 + 1e-6).all()
+        if len(state.trick) == seats - 1 and state.tricks_played < 14:  # the observer completes the trick
+            for card in np.flatnonzero(legal):
+                after = state.clone()
+                after.apply(int(card), np.random.default_rng(0))
+                for k in range(seats):
+                    other = (seat + k) % seats
+                    change = after.colour_points[other].sum() - state.colour_points[other].sum()
+                    assert (block[2 * k, card] - block[2 * k + 1, card]) * 70 == pytest.approx(change)
+                assert block[-2, card] == (after.leader == seat)  # DG-2: the highest card leads next
+                last_cards_checked += 1
+        env.step(int(rng.choice(np.flatnonzero(legal))))
+    assert last_cards_checked > 10
