@@ -83,6 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
     ship.add_argument("--games", type=int, default=1000)
     ship.add_argument("--overwrite", action="store_true", help="replace an agent already shipped under --name")
 
+    from hiddenhand.training.distill import add_arguments as add_distill_arguments
+
+    distill = sub.add_parser("distill", help="fit a network to one agent's moves in recorded games (evaluate --out)")
+    add_distill_arguments(distill)
+
     bench = sub.add_parser("bench", help="env throughput against PettingZoo and OpenSpiel peers")
     bench.add_argument("--seconds", type=float, default=3.0, help="CPU seconds of measuring per environment")
     bench.add_argument("--rounds", type=int, default=5, help="turns the envs take, interleaved")
@@ -125,6 +130,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _train(args)
     if args.command == "evaluate":
         return _evaluate(args)
+    if args.command == "distill":
+        from hiddenhand.training.distill import run as run_distill
+
+        return run_distill(args)
     if args.command == "ship":
         from hiddenhand.agents import AgentFileError
         from hiddenhand.training.ship import ship

@@ -464,7 +464,8 @@ def export_agent(run_dir: Path, weights: Weights, metadata: dict[str, Any],
 
 #: The model card's first words per training backend (``metadata["backend"]``, absent for SB3 runs).
 BACKEND_TITLES = {"sb3": "MaskablePPO self-play", "rllib": "RLlib PPO self-play (league)",
-                  "expert": "Expert iteration (PUCT search with a policy-value network)"}
+                  "expert": "Expert iteration (PUCT search with a policy-value network)",
+                  "distill": "Distilled (a network fitted to another agent's moves)"}
 
 
 def _warm_start(training_config: dict[str, Any]) -> str:
@@ -484,11 +485,12 @@ def write_model_card(path: Path, metadata: dict[str, Any], evaluation: dict[str,
         f"{metadata['num_players']} players.", "",
         "| field | value |", "|---|---|",
         f"| env options | `{json.dumps(metadata['env_options'])}` |",
-        *(_expert_rows(metadata) if metadata.get("backend") == "expert" else _ppo_rows(metadata)),
-        f"| libraries | {', '.join(f'{k} {v}' for k, v in metadata['libraries'].items())} |", "",
-        "## Evaluation during training", "",
-        "| opponents | games | win rate | 95% CI | fair share |", "|---|---|---|---|---|",
+        *_ROWS.get(metadata.get("backend", "sb3"), _ppo_rows)(metadata),
+        f"| libraries | {', '.join(f'{k} {v}' for k, v in metadata['libraries'].items())} |",
     ]
+    if "evaluation_during_training" in metadata:  # not for a distilled agent
+        lines += ["", "## Evaluation during training", "",
+                  "| opponents | games | win rate | 95% CI | fair share |", "|---|---|---|---|---|"]
     for row in metadata.get("evaluation_during_training", {}).values():
         lines.append(f"| {row['opponent']} | {row['games']} | {row['win_rate']:.1%} | "
                      f"[{row['ci95'][0]:.1%}, {row['ci95'][1]:.1%}] | {row['fair_share']:.1%} |")
@@ -516,6 +518,18 @@ def _expert_rows(metadata: dict[str, Any]) -> list[str]:
             f"| network | MLP {network['net_arch']}, {metadata['activation']}; value head {network['value_arch']} |",
             f"| search | first `{config['search']}`, then "
             f"`{config['search'] if config['guided_search'] == 'none' else config['guided_search']}` |"]
+
+
+def _distill_rows(metadata: dict[str, Any]) -> list[str]:
+    config, report = metadata["training_config"], metadata["distill"]
+    return [f"| teacher | `{config['agent']}`, {report['moves']:,} of its moves in {report['games']:,} recorded games |",
+            f"| held-out agreement | {report['held_out_agreement']:.1%} (epoch {report['epoch']} of {config['epochs']}, "
+            f"{config['held_out']:.0%} of the games held out) |",
+            f"| fit time / CPU time | {metadata['wall_time_s']:.0f} s / {metadata['cpu_time_s']:.0f} s |",
+            f"| network | MLP {list(config['hidden'])}, {metadata['activation']} |"]
+
+
+_ROWS = {"sb3": _ppo_rows, "rllib": _ppo_rows, "expert": _expert_rows, "distill": _distill_rows}
 
 
 def next_multiple(steps: int, every: int) -> int:

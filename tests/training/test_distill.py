@@ -1,0 +1,94 @@
+"""Distilling an agent's recorded moves into a network (issue 24 item 3): evaluate writes the games, distill
+replays them with the network's observation options, fits and writes an agent file that loads and plays."""
+
+import json
+
+import numpy as np
+import pytest
+
+from hiddenhand.agents import load
+from hiddenhand.cli import main
+from hiddenhand.envs import make
+from hiddenhand.training.distill import DistillConfig, distill, positions
+from hiddenhand.training.evaluate import evaluate
+
+pytest.importorskip("torch")
+
+OPTIONS = {"rounds": 1}
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    out = tmp_path_factory.mktemp("records")
+    result = evaluate("david_goliath", ["heuristic", "random", "random"], 12, seed=3, env_options=OPTIONS,
+                      workers=1, progress=False)
+    return result.write(out)["records"]
+
+
+def choices_of(records_file, name: str) -> int:
+    """The moves with a choice that ``name`` made, counted by replaying the records independently."""
+    data = json.loads(records_file.read_text())
+    env = make("david_goliath", num_players=3, **OPTIONS)
+    count = 0
+    for record in data["records"]:
+        env.reset(seed=record["seed"])
+        history = iter(record["history"])
+        for agent in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            seat = env.unwrapped.possible_agents.index(agent)
+            count += record["lineup"][seat] == name and observation["action_mask"].sum() > 1
+            env.step(next(history))
+    return count
+
+
+def test_positions_are_the_agents_choices_with_the_networks_observation(records):
+    data, per_game = positions([records], "heuristic", {"trick_outlook": True})
+    assert len(data["actions"]) == sum(per_game) == choices_of(records, "heuristic") > 50
+    assert len(per_game) == 12
+    assert data["masks"][np.arange(len(data["actions"])), data["actions"]].all()  # every move legal
+    size = make("david_goliath", num_players=3, trick_outlook=True, **OPTIONS).unwrapped.observer.layout.size
+    assert data["observations"].shape == (len(data["actions"]), size)
+
+
+def test_a_distilled_agent_file_loads_plays_and_has_its_card(records, tmp_path):
+    config = DistillConfig(agent="heuristic", env={"card_features": True, "trick_outlook": True}, hidden=(32,),
+                           epochs=2)
+    path = distill([records], tmp_path / "agent.npz", config, name="dg_distilled")
+    agent = load(str(path), make("david_goliath", num_players=3, card_features=True, trick_outlook=True,
+                                 **OPTIONS).unwrapped.game)
+    assert agent.metadata["env_options"] == {"num_players": 3, "rounds": 1, "card_features": True,
+                                             "trick_outlook": True}
+    report = agent.metadata["distill"]
+    assert report["games"] == 12 and report["moves"] == choices_of(records, "heuristic")
+    assert 0 < report["held_out_agreement"] <= 1
+    card = path.with_suffix(".md").read_text()
+    assert "Distilled" in card and "`heuristic`" in card and "held-out agreement" in card
+    result = evaluate("david_goliath", [str(path), "heuristic", "random"], 3, env_options=None, workers=1,
+                      progress=False)  # the agent's own options apply
+    assert len(result.tournament.records) == 3
+
+
+def test_bad_input_is_named(records, tmp_path):
+    with pytest.raises(ValueError, match="no seat played by 'ismcts'"):
+        positions([records], "ismcts", {})
+    data = json.loads(records.read_text())
+    data["records"][4]["history"][3] = data["records"][4]["history"][0]  # a card already played
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="illegal|replay"):
+        positions([tampered], "heuristic", {})
+    with pytest.raises(ValueError, match="trick_outlok"):
+        positions([records], "heuristic", {"trick_outlok": True})
+
+
+def test_the_command_writes_the_agent_or_names_the_problem(records, tmp_path, capsys):
+    out = tmp_path / "cli" / "agent.npz"
+    assert main(["distill", str(records), "--agent", "heuristic", "--env", "trick_outlook=true", "--out", str(out),
+                 "--hidden", "16", "--epochs", "1"]) == 0
+    assert out.exists() and out.with_suffix(".md").exists()
+    assert main(["distill", str(records), "--agent", "pimc", "--out", str(tmp_path / "x.npz")]) == 2
+    assert "no seat played by 'pimc'" in capsys.readouterr().err
+    assert main(["distill", str(tmp_path / "missing.json"), "--agent", "heuristic", "--out", str(out)]) == 2
