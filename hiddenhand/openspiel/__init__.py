@@ -30,9 +30,9 @@ from .game import PREFIX, BridgeState, register
 #: Game options small enough for exact analysis (CFR, exploitability) in seconds to minutes, by game.
 TINY: dict[str, dict[str, Any]] = {
     # DG-5 dummy variant; 2 colours x values 1..3, 2 cards to each of the 3 table seats, 1 round; the
-    # card_features block the shipped david_goliath_2p agent was trained with
+    # card_features and trick_outlook blocks the shipped david_goliath_2p agent was trained with
     "david_goliath": {"num_players": 2, "rounds": 1, "colours": 2, "max_value": 3, "hand_size": 2,
-                      "card_features": True, "chance": "outcomes"},
+                      "card_features": True, "trick_outlook": True, "chance": "outcomes"},
     # the default duel (a Koehandel starting hand's 7 cards, 3 to each trader), its scores as utilities
     "cow_trade": {"chance": "outcomes", "reward": "score"},
 }

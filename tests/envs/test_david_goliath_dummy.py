@@ -180,6 +180,6 @@ def test_the_shipped_two_player_agent_plays_the_dummy_variant_it_was_trained_for
     agent = load("david_goliath_2p")
     options = agent.metadata["env_options"]
     assert options.get("two_player_variant") == "dummy"
-    load("david_goliath_2p", DavidGoliathGame(2, card_features=options.get("card_features", False)))
+    load("david_goliath_2p", DavidGoliathGame(2, **{k: v for k, v in options.items() if k != "num_players"}))
     with pytest.raises(AgentFileError, match="observation"):
         load("david_goliath_2p", DavidGoliathGame(2, two_player_variant="literal"))

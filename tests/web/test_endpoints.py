@@ -292,13 +292,13 @@ def test_favicon_is_served(client):
 
 
 def test_two_player_agent_is_offered_with_the_options_it_needs(client):
-    """Issue 26 item 5: ``david_goliath_2p`` needs ``card_features=True``; it is offered for two players and
-    the game it joins is built with that option."""
+    """Issue 26 item 5: ``david_goliath_2p`` needs ``card_features=True`` (since issue 24 also
+    ``trick_outlook``); it is offered for two players and the game it joins is built with those options."""
     dg = next(g for g in client.get("/api/catalog").json()["games"] if g["name"] == "david_goliath")
     assert "david_goliath_2p" in dg["agents"]["2"]
     created = new_game(client, seats=("human", "david_goliath_2p"))
     session = client.app.state.store.sessions[created["game_id"]]
-    assert session.table.options["card_features"] is True
+    assert session.table.options["card_features"] is True and session.table.options["trick_outlook"] is True
     frame = play_out(client, created["seats"][0]["token"])
     assert frame["error"] is None and frame["status"] == "finished"
 
