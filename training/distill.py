@@ -160,7 +160,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        hidden = tuple(int(size) for size in args.hidden.split(","))
+        for item in args.env:
+            if "=" not in item:
+                raise ValueError(f"--env {item!r}: expected KEY=VALUE, e.g. trick_outlook=true")
+        hidden = tuple(int(size) for size in args.hidden.split(",") if size.strip().isdigit() and int(size) > 0)
+        if not hidden or len(hidden) != len(args.hidden.split(",")):
+            raise ValueError(f"--hidden {args.hidden!r}: expected positive layer sizes, e.g. 256,256")
         config = DistillConfig(agent=args.agent, env=parse_overrides(args.env), hidden=hidden, epochs=args.epochs,
                                seed=args.seed)
         distill(args.records, args.out, config, args.name)

@@ -92,3 +92,7 @@ def test_the_command_writes_the_agent_or_names_the_problem(records, tmp_path, ca
     assert main(["distill", str(records), "--agent", "pimc", "--out", str(tmp_path / "x.npz")]) == 2
     assert "no seat played by 'pimc'" in capsys.readouterr().err
     assert main(["distill", str(tmp_path / "missing.json"), "--agent", "heuristic", "--out", str(out)]) == 2
+    assert main(["distill", str(records), "--agent", "heuristic", "--env", "trick_outlook", "--out", str(out)]) == 2
+    assert "--env 'trick_outlook': expected KEY=VALUE" in capsys.readouterr().err
+    assert main(["distill", str(records), "--agent", "heuristic", "--hidden", "64,x", "--out", str(out)]) == 2
+    assert "--hidden '64,x': expected positive layer sizes" in capsys.readouterr().err
