@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from hiddenhand.agents import save_policy
+from hiddenhand.agents import Agent, play_decisions, save_policy
 from hiddenhand.agents.tournament import load_records
 from hiddenhand.envs import make as make_env
 from hiddenhand.envs.core.game import INPUT_TRANSFORMS
@@ -46,6 +46,20 @@ class DistillConfig:
     seed: int = 0
 
 
+class Recorded(Agent):
+    """Plays a recorded game's actions in turn, for every seat (an action the game refuses raises there)."""
+
+    def __init__(self, history: list[int], game: str):
+        self._actions = iter(history)
+        self._game = game
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        action = next(self._actions, None)
+        if action is None:
+            raise ValueError(f"{self._game}'s history ends before the game does")
+        return action
+
+
 def positions(paths: list[str | Path], agent: str, env_options: dict) -> tuple[dict[str, np.ndarray], list[int]]:
     """Policy inputs, masks and moves of ``agent`` where it had a choice, and how many each game gave."""
     rows: dict[str, list] = {"observations": [], "masks": [], "actions": []}
@@ -61,20 +75,12 @@ def positions(paths: list[str | Path], agent: str, env_options: dict) -> tuple[d
                 raise ValueError(f"{path}: game {index} has no seat played by {agent!r} (line-up {record['lineup']})")
             before = len(rows["actions"])
             env.reset(seed=record["seed"])
-            actions = iter(record["history"])
-            for name in env.agent_iter():
-                observation, _, termination, truncation, _ = env.last()
-                if termination or truncation:
-                    env.step(None)
-                    continue
-                action = next(actions, None)
-                if action is None:
-                    raise ValueError(f"{path}: game {index}'s history ends before the game does")
+            recorded = Recorded(record["history"], f"{path}: game {index}")
+            for name, observation, action in play_decisions(env, [recorded] * len(raw.possible_agents)):
                 if name in seats and observation["action_mask"].sum() > 1:
                     rows["observations"].append(transform(observation["observation"]))
                     rows["masks"].append(observation["action_mask"].astype(bool))
                     rows["actions"].append(action)
-                env.step(action)
             if raw.state_.scores() != record["scores"]:
                 raise ValueError(f"{path}: game {index} does not replay to its recorded scores (options that "
                                  f"change the rules? {env_options})")

@@ -4,6 +4,7 @@ option tests are the contract suite's, tests/contract/)."""
 
 import numpy as np
 import pytest
+from playing import play_random
 
 from hiddenhand.envs import david_goliath_v0
 from hiddenhand.envs.core.options import ConfigError
@@ -122,14 +123,10 @@ def test_optional_card_features_spell_out_the_state():
     env.reset(seed=5)
     raw = env.unwrapped
     assert env.observation_space("player_0")["observation"].shape == (198 * 4 + 201 + 4 * 90,)
-    rng = np.random.default_rng(1)
     values = np.arange(90) % 18 + 1
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        state, seat = raw.state_, raw.possible_agents.index(agent)
+
+    def check(env, obs, _):
+        state, seat = raw.state_, raw.possible_agents.index(env.agent_selection)
         block = raw.observer.layout.view(obs["observation"], "card_features")
         hand = state.hands[seat].astype(bool)
         trick_values = [v % 18 + 1 for v in state.trick] or [0, 99]
@@ -141,7 +138,8 @@ def test_optional_card_features_spell_out_the_state():
             count = state.taken_count[seat, colour] + 1
             after = before + values[card] if count <= 2 else count
             assert block[2, card] * 35 - block[3, card] * 35 == pytest.approx(after - before)
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+    assert play_random(env, 1, each_step=check) == 60
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -156,13 +154,11 @@ def test_trick_outlook_is_exact_for_the_last_card_and_fills_only_the_legal_cards
     assert env.observation_space("player_0")["observation"].shape[0] == (
         david_goliath_v0.env(num_players=players, rounds=1).observation_space("player_0")["observation"].shape[0]
         + (2 * seats + 2) * 90)
-    rng = np.random.default_rng(players)
     last_cards_checked = 0
-    for agent in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
+
+    def check(env, obs, _):
+        nonlocal last_cards_checked
+        agent = env.agent_selection
         state, seat = raw.state_, raw.possible_agents.index(agent)
         for other in raw.agents:
             if other != agent:
@@ -182,5 +178,6 @@ def test_trick_outlook_is_exact_for_the_last_card_and_fills_only_the_legal_cards
                     assert (block[2 * k, card] - block[2 * k + 1, card]) * 70 == pytest.approx(change)
                 assert block[-2, card] == (after.leader == seat)  # DG-2: the highest card leads next
                 last_cards_checked += 1
-        env.step(int(rng.choice(np.flatnonzero(legal))))
+
+    play_random(env, players, each_step=check)
     assert last_cards_checked > 10

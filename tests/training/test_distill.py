@@ -29,18 +29,14 @@ def choices_of(records_file, name: str) -> int:
     """The moves with a choice that ``name`` made, counted by replaying the records independently."""
     data = json.loads(records_file.read_text())
     env = make("david_goliath", num_players=3, **OPTIONS)
+    raw = env.unwrapped
     count = 0
     for record in data["records"]:
         env.reset(seed=record["seed"])
-        history = iter(record["history"])
-        for agent in env.agent_iter():
-            observation, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            seat = env.unwrapped.possible_agents.index(agent)
-            count += record["lineup"][seat] == name and observation["action_mask"].sum() > 1
-            env.step(next(history))
+        for action in record["history"]:  # no seat leaves a David & Goliath game before the end
+            seat = raw.possible_agents.index(env.agent_selection)
+            count += record["lineup"][seat] == name and len(raw.legal_actions()) > 1
+            env.step(action)
     return count
 
 
@@ -79,6 +75,11 @@ def test_bad_input_is_named(records, tmp_path):
     tampered = tmp_path / "tampered.json"
     tampered.write_text(json.dumps(data))
     with pytest.raises(ValueError, match="illegal|replay"):
+        positions([tampered], "heuristic", {})
+    data = json.loads(records.read_text())
+    del data["records"][2]["history"][-1]
+    tampered.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="game 2's history ends before the game does"):
         positions([tampered], "heuristic", {})
     with pytest.raises(ValueError, match="trick_outlok"):
         positions([records], "heuristic", {"trick_outlok": True})
