@@ -2,6 +2,8 @@
 replays them with the network's observation options, fits and writes an agent file that loads and plays."""
 
 import json
+import re
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -9,7 +11,7 @@ import pytest
 from hiddenhand.agents import load
 from hiddenhand.cli import main
 from hiddenhand.envs import make
-from hiddenhand.training.distill import DistillConfig, distill, positions
+from hiddenhand.training.distill import DistillConfig, distill, fit, positions
 from hiddenhand.training.evaluate import evaluate
 
 pytest.importorskip("torch")
@@ -67,6 +69,23 @@ def test_a_distilled_agent_file_loads_plays_and_has_its_card(records, tmp_path):
     assert len(result.tournament.records) == 3
 
 
+def test_the_kept_epoch_is_the_best_on_held_out_games_or_the_last(records, capsys):
+    data, per_game = positions([records], "heuristic", {})
+    config = DistillConfig(agent="heuristic", env={}, hidden=(16,), epochs=5)
+    capsys.readouterr()
+    best_weights, best = fit(data, per_game, config)
+    held = [float(share) for share in re.findall(r"([0-9.]+)% held out", capsys.readouterr().out)]
+    assert len(held) == 5
+    assert best["epoch"] == 1 + held.index(max(held)) and abs(100 * best["held_out_agreement"] - max(held)) < 0.06
+    _, last = fit(data, per_game, replace(config, keep="last"))
+    assert last["epoch"] == 5 and abs(100 * last["held_out_agreement"] - held[-1]) < 0.06
+    stopped_there, _ = fit(data, per_game, replace(config, epochs=best["epoch"], keep="last"))
+    for (weight, bias), (weight_best, bias_best) in zip(stopped_there, best_weights):
+        assert np.array_equal(weight, weight_best) and np.array_equal(bias, bias_best)
+    with pytest.raises(ValueError, match="keep='first'"):
+        fit(data, per_game, replace(config, keep="first"))
+
+
 def test_bad_input_is_named(records, tmp_path):
     with pytest.raises(ValueError, match="no seat played by 'ismcts'"):
         positions([records], "ismcts", {})
@@ -88,8 +107,10 @@ def test_bad_input_is_named(records, tmp_path):
 def test_the_command_writes_the_agent_or_names_the_problem(records, tmp_path, capsys):
     out = tmp_path / "cli" / "agent.npz"
     assert main(["distill", str(records), "--agent", "heuristic", "--env", "trick_outlook=true", "--out", str(out),
-                 "--hidden", "16", "--epochs", "1"]) == 0
+                 "--hidden", "16", "--epochs", "2", "--keep", "last"]) == 0
     assert out.exists() and out.with_suffix(".md").exists()
+    metadata = load(str(out), make("david_goliath", num_players=3, trick_outlook=True, **OPTIONS).unwrapped.game).metadata
+    assert metadata["distill"]["epoch"] == 2 and metadata["training_config"]["keep"] == "last"
     assert main(["distill", str(records), "--agent", "pimc", "--out", str(tmp_path / "x.npz")]) == 2
     assert "no seat played by 'pimc'" in capsys.readouterr().err
     assert main(["distill", str(tmp_path / "missing.json"), "--agent", "heuristic", "--out", str(out)]) == 2
