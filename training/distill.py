@@ -7,13 +7,13 @@
 
 The games are the records an evaluation writes (``records.json``: env seed, line-up and actions of every
 game), so they are played in parallel, by any machine, against the opponents the network will meet, and
-several files can be fitted together. Each game is replayed (its seed and actions give back every
-observation, with the observation options the network asks for; a game that does not replay to its recorded
-scores is an error) and the network learns the agent's moves where it had a choice: masked cross-entropy,
-the last ``held_out`` share of the games kept aside, and the epoch that agrees best with them kept (``keep=
-"best"``) or the last one (``keep="last"``: with a noisy teacher, such as ISMCTS at a small budget, agreement
-with held-out moves is flat and later epochs play better). The result is a numpy agent file (``load(path)``)
-with a model card beside it.
+several files can be fitted together (their teachers may differ: ``--agent`` repeats). Each game is replayed
+(its seed and actions give back every observation, with the observation options the network asks for; a game
+that does not replay to its recorded scores is an error) and the network learns the agent's moves where it had
+a choice: masked cross-entropy, the last ``held_out`` share of the games kept aside, and the epoch that agrees
+best with them kept (``keep="best"``) or the last one (``keep="last"``: with a noisy teacher, such as ISMCTS at
+a small budget, agreement with held-out moves is flat and later epochs play better). The result is a numpy
+agent file (``load(path)``) with a model card beside it.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ KEEP = ("best", "last")
 
 @dataclass(frozen=True)
 class DistillConfig:
-    agent: str
+    agents: tuple[str, ...]
     env: dict
     hidden: tuple[int, ...] = (256, 256)
     epochs: int = 25
@@ -67,8 +67,10 @@ class Recorded(Agent):
         return action
 
 
-def positions(paths: list[str | Path], agent: str, env_options: dict) -> tuple[dict[str, np.ndarray], list[int]]:
-    """Policy inputs, masks and moves of ``agent`` where it had a choice, and how many each game gave."""
+def positions(paths: list[str | Path], agents: tuple[str, ...],
+              env_options: dict) -> tuple[dict[str, np.ndarray], list[int]]:
+    """Policy inputs, masks and moves of the seats played by any of ``agents`` (line-up names: teachers may
+    differ between files, e.g. two search budgets) where they had a choice, and how many each game gave."""
     rows: dict[str, list] = {"observations": [], "masks": [], "actions": []}
     per_game: list[int] = []
     for path in paths:
@@ -77,9 +79,10 @@ def positions(paths: list[str | Path], agent: str, env_options: dict) -> tuple[d
         raw = env.unwrapped
         transform = INPUT_TRANSFORMS[raw.observer.policy_input]
         for index, record in enumerate(data["records"]):
-            seats = {raw.possible_agents[seat] for seat, name in enumerate(record["lineup"]) if name == agent}
+            seats = {raw.possible_agents[seat] for seat, name in enumerate(record["lineup"]) if name in agents}
             if not seats:
-                raise ValueError(f"{path}: game {index} has no seat played by {agent!r} (line-up {record['lineup']})")
+                raise ValueError(f"{path}: game {index} has no seat played by {' or '.join(map(repr, agents))} "
+                                 f"(line-up {record['lineup']})")
             before = len(rows["actions"])
             env.reset(seed=record["seed"])
             recorded = Recorded(record["history"], f"{path}: game {index}")
@@ -143,7 +146,7 @@ def fit(data: dict[str, np.ndarray], per_game: list[int], config: DistillConfig)
 def distill(paths: list[str | Path], out: str | Path, config: DistillConfig, name: str | None = None) -> Path:
     """Fit, then write the agent file and its model card; returns the agent file's path."""
     started, cpu = time.time(), time.process_time()
-    data, per_game = positions(paths, config.agent, config.env)
+    data, per_game = positions(paths, config.agents, config.env)
     weights, report = fit(data, per_game, config)
     game = load_records(paths[0])
     env = make_env(game["game"], num_players=game["num_players"], **{**game["env_options"], **config.env}).unwrapped
@@ -156,14 +159,15 @@ def distill(paths: list[str | Path], out: str | Path, config: DistillConfig, nam
                 "training_config": {**asdict(config), "records": [str(path) for path in paths]}}
     path = save_policy(out, weights, metadata)
     write_model_card(path.with_suffix(".md"), metadata)
-    print(f"{report['moves']:,} moves of {config.agent} in {report['games']:,} games; held-out agreement "
-          f"{report['held_out_agreement']:.1%} (epoch {report['epoch']}); agent: {path}")
+    print(f"{report['moves']:,} moves of {' and '.join(config.agents)} in {report['games']:,} games; "
+          f"held-out agreement {report['held_out_agreement']:.1%} (epoch {report['epoch']}); agent: {path}")
     return path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("records", nargs="+", help="records.json files written by `evaluate --out`")
-    parser.add_argument("--agent", required=True, help="the line-up name whose moves to learn, e.g. ismcts")
+    parser.add_argument("--agent", action="append", required=True,
+                        help="the line-up name whose moves to learn, e.g. ismcts (repeatable: any of them)")
     parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
                         help="an observation option for the network, e.g. trick_outlook=true (repeatable)")
     parser.add_argument("--out", required=True, help="the agent file to write (a model card goes beside it)")
@@ -183,8 +187,8 @@ def run(args: argparse.Namespace) -> int:
         hidden = tuple(int(size) for size in args.hidden.split(",") if size.strip().isdigit() and int(size) > 0)
         if not hidden or len(hidden) != len(args.hidden.split(",")):
             raise ValueError(f"--hidden {args.hidden!r}: expected positive layer sizes, e.g. 256,256")
-        config = DistillConfig(agent=args.agent, env=parse_overrides(args.env), hidden=hidden, epochs=args.epochs,
-                               keep=args.keep, seed=args.seed)
+        config = DistillConfig(agents=tuple(args.agent), env=parse_overrides(args.env), hidden=hidden,
+                               epochs=args.epochs, keep=args.keep, seed=args.seed)
         distill(args.records, args.out, config, args.name)
     except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)

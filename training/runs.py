@@ -522,9 +522,12 @@ def _expert_rows(metadata: dict[str, Any]) -> list[str]:
 
 def _distill_rows(metadata: dict[str, Any]) -> list[str]:
     config, report = metadata["training_config"], metadata["distill"]
-    return [f"| teacher | `{config['agent']}`, {report['moves']:,} of its moves in {report['games']:,} recorded games |",
-            f"| held-out agreement | {report['held_out_agreement']:.1%} (epoch {report['epoch']} of {config['epochs']}, "
-            f"{config['held_out']:.0%} of the games held out) |",
+    teachers = config.get("agents") or [config["agent"]]  # files distilled before several teachers: "agent"
+    return [f"| teacher | {' and '.join(f'`{name}`' for name in teachers)}, {report['moves']:,} of its moves in "
+            f"{report['games']:,} recorded games |",
+            f"| held-out agreement | {report['held_out_agreement']:.1%} (epoch {report['epoch']} of "
+            f"{config['epochs']}, {config['held_out']:.0%} of the games held out, kept: "
+            f"{config.get('keep', 'best')}) |",
             f"| fit time / CPU time | {metadata['wall_time_s']:.0f} s / {metadata['cpu_time_s']:.0f} s |",
             f"| network | MLP {list(config['hidden'])}, {metadata['activation']} |"]
 

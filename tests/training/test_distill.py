@@ -43,7 +43,7 @@ def choices_of(records_file, name: str) -> int:
 
 
 def test_positions_are_the_agents_choices_with_the_networks_observation(records):
-    data, per_game = positions([records], "heuristic", {"trick_outlook": True})
+    data, per_game = positions([records], ("heuristic",), {"trick_outlook": True})
     assert len(data["actions"]) == sum(per_game) == choices_of(records, "heuristic") > 50
     assert len(per_game) == 12
     assert data["masks"][np.arange(len(data["actions"])), data["actions"]].all()  # every move legal
@@ -51,8 +51,16 @@ def test_positions_are_the_agents_choices_with_the_networks_observation(records)
     assert data["observations"].shape == (len(data["actions"]), size)
 
 
+def test_several_teachers_give_the_moves_of_each(records):
+    """Files made with different search budgets are fitted together: ``--agent`` names each teacher."""
+    data, per_game = positions([records], ("heuristic", "random"), {})
+    assert len(data["actions"]) == choices_of(records, "heuristic") + choices_of(records, "random")
+    alone, _ = positions([records], ("heuristic",), {})
+    assert 0 < len(alone["actions"]) < len(data["actions"])
+
+
 def test_a_distilled_agent_file_loads_plays_and_has_its_card(records, tmp_path):
-    config = DistillConfig(agent="heuristic", env={"card_features": True, "trick_outlook": True}, hidden=(32,),
+    config = DistillConfig(agents=("heuristic",), env={"card_features": True, "trick_outlook": True}, hidden=(32,),
                            epochs=2)
     path = distill([records], tmp_path / "agent.npz", config, name="dg_distilled")
     agent = load(str(path), make("david_goliath", num_players=3, card_features=True, trick_outlook=True,
@@ -70,8 +78,8 @@ def test_a_distilled_agent_file_loads_plays_and_has_its_card(records, tmp_path):
 
 
 def test_the_kept_epoch_is_the_best_on_held_out_games_or_the_last(records, capsys):
-    data, per_game = positions([records], "heuristic", {})
-    config = DistillConfig(agent="heuristic", env={}, hidden=(16,), epochs=5)
+    data, per_game = positions([records], ("heuristic",), {})
+    config = DistillConfig(agents=("heuristic",), env={}, hidden=(16,), epochs=5)
     capsys.readouterr()
     best_weights, best = fit(data, per_game, config)
     held = [float(share) for share in re.findall(r"([0-9.]+)% held out", capsys.readouterr().out)]
@@ -88,20 +96,22 @@ def test_the_kept_epoch_is_the_best_on_held_out_games_or_the_last(records, capsy
 
 def test_bad_input_is_named(records, tmp_path):
     with pytest.raises(ValueError, match="no seat played by 'ismcts'"):
-        positions([records], "ismcts", {})
+        positions([records], ("ismcts",), {})
+    with pytest.raises(ValueError, match="no seat played by 'ismcts' or 'pimc'"):
+        positions([records], ("ismcts", "pimc"), {})
     data = json.loads(records.read_text())
     data["records"][4]["history"][3] = data["records"][4]["history"][0]  # a card already played
     tampered = tmp_path / "tampered.json"
     tampered.write_text(json.dumps(data))
     with pytest.raises(ValueError, match="illegal|replay"):
-        positions([tampered], "heuristic", {})
+        positions([tampered], ("heuristic",), {})
     data = json.loads(records.read_text())
     del data["records"][2]["history"][-1]
     tampered.write_text(json.dumps(data))
     with pytest.raises(ValueError, match="game 2's history ends before the game does"):
-        positions([tampered], "heuristic", {})
+        positions([tampered], ("heuristic",), {})
     with pytest.raises(ValueError, match="trick_outlok"):
-        positions([records], "heuristic", {"trick_outlok": True})
+        positions([records], ("heuristic",), {"trick_outlok": True})
 
 
 def test_the_command_writes_the_agent_or_names_the_problem(records, tmp_path, capsys):
@@ -109,8 +119,13 @@ def test_the_command_writes_the_agent_or_names_the_problem(records, tmp_path, ca
     assert main(["distill", str(records), "--agent", "heuristic", "--env", "trick_outlook=true", "--out", str(out),
                  "--hidden", "16", "--epochs", "2", "--keep", "last"]) == 0
     assert out.exists() and out.with_suffix(".md").exists()
-    metadata = load(str(out), make("david_goliath", num_players=3, trick_outlook=True, **OPTIONS).unwrapped.game).metadata
+    game = make("david_goliath", num_players=3, trick_outlook=True, **OPTIONS).unwrapped.game
+    metadata = load(str(out), game).metadata
     assert metadata["distill"]["epoch"] == 2 and metadata["training_config"]["keep"] == "last"
+    two = tmp_path / "two" / "agent.npz"
+    assert main(["distill", str(records), "--agent", "heuristic", "--agent", "random", "--out", str(two),
+                 "--hidden", "16", "--epochs", "1"]) == 0
+    assert "| teacher | `heuristic` and `random`, " in two.with_suffix(".md").read_text()
     assert main(["distill", str(records), "--agent", "pimc", "--out", str(tmp_path / "x.npz")]) == 2
     assert "no seat played by 'pimc'" in capsys.readouterr().err
     assert main(["distill", str(tmp_path / "missing.json"), "--agent", "heuristic", "--out", str(out)]) == 2
