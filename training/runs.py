@@ -523,7 +523,8 @@ def _expert_rows(metadata: dict[str, Any]) -> list[str]:
 def _distill_rows(metadata: dict[str, Any]) -> list[str]:
     config, report = metadata["training_config"], metadata["distill"]
     teachers = config.get("agents") or [config["agent"]]  # files distilled before several teachers: "agent"
-    return [f"| teacher | {' and '.join(f'`{name}`' for name in teachers)}, {report['moves']:,} of its moves in "
+    return [f"| teacher | {' and '.join(f'`{name}`' for name in teachers)}, {report['moves']:,} of "
+            f"{'its' if len(teachers) == 1 else 'their'} moves in "
             f"{report['games']:,} recorded games |",
             f"| held-out agreement | {report['held_out_agreement']:.1%} (epoch {report['epoch']} of "
             f"{config['epochs']}, {config['held_out']:.0%} of the games held out, kept: "
