@@ -214,7 +214,7 @@ def test_ismcts_with_a_pool_of_redeals_is_seeded_and_legal():
 
 @pytest.mark.parametrize("rollout", ["heuristic", "david_goliath_4p"])
 def test_search_with_a_policy_rollout(rollout):
-    env = make("david_goliath", num_players=4)
+    env = make("david_goliath", num_players=4, card_features=True, trick_outlook=True)  # the network's options
     env.reset(seed=6)
     agent = load(f"pimc:determinizations=1:horizon=8:rollout={rollout}", env.unwrapped.game, seed=2)
     assert len(_search_decisions(env, agent, 2, 2)) >= 2
