@@ -129,16 +129,24 @@ def test_search_keeps_to_a_time_budget(game):
     raw = env.unwrapped
     me = raw.agent_selection
     budget = 0.1
-    for spec in ALGORITHMS:
-        agent = load(spec, raw.game, seed=0, seconds=budget)
+    obs = raw.observe(me)
+
+    def timed_move(spec: str, seconds: float) -> tuple[float, int]:
+        agent = load(spec, raw.game, seed=0, seconds=seconds)
         agent.bind(env, me)
-        obs = raw.observe(me)
         start = time.perf_counter()
         action = agent.act(obs["observation"], obs["action_mask"])
-        elapsed = time.perf_counter() - start
-        assert obs["action_mask"][action] == 1
-        assert elapsed < 3 * budget, f"{spec} on {game} took {elapsed:.3f}s for a {budget}s budget"
-        assert agent.last_iterations >= 1
+        assert obs["action_mask"][action] == 1 and agent.last_iterations >= 1
+        return time.perf_counter() - start, agent.last_iterations
+
+    for spec in ALGORITHMS:
+        # the budget is checked between iterations: a move may overrun it by about one iteration, timed here
+        # under the same load (a Koehandel re-deal alone can take longer than the budget on a busy machine)
+        one_iteration, iterations = timed_move(spec, 1e-9)
+        assert iterations == 1
+        elapsed, _ = timed_move(spec, budget)
+        limit = max(3 * budget, budget + 3 * one_iteration)
+        assert elapsed < limit, f"{spec} on {game} took {elapsed:.3f}s for a {budget}s budget (limit {limit:.3f}s)"
 
 
 def test_search_agents_by_name_in_tournament_and_evaluate():
