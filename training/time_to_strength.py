@@ -9,8 +9,9 @@ backend counts its workers' time itself), without the measuring games, so figure
 machine mean what they would on a quiet one. Each chunk resumes the run (``total_timesteps`` or
 ``iterations`` raised by ``--chunk``); the rows go to ``<run-dir>/time_to_strength.jsonl`` and an
 interrupted measurement continues where it stopped when run again. ``--confirm GAMES`` then plays the
-reached agent in that many further games with another seed (``confirmation.json``): a first check above
-can be luck among many checks.
+reached agent in that many further games with another seed (``confirmation.json``; the check's row keeps
+it too): a first check above can be luck among many checks, so where the further games do not hold it,
+training goes on (within the budget) to the next check above.
 """
 
 from __future__ import annotations
@@ -56,15 +57,31 @@ def confirm(game: str, run_dir: Path, games: int = 1000) -> dict:
     return result
 
 
+def reached(row: dict) -> bool:
+    """Whether a check's interval lies above the fair share."""
+    return row["ci95"][0] > row["fair_share"]
+
+
 def measure(game: str, backend: str, preset: str, overrides: dict, chunk: int, run_dir: Path, games: int = 400,
-            max_cpu_minutes: float = 30.0) -> list[dict]:
+            max_cpu_minutes: float = 30.0, confirm_games: int = 0) -> list[dict]:
     """Chunks until the agent's interval against the heuristic lies above the fair share (or the CPU
-    budget is spent); returns the rows (progress, CPU-minutes, win rate, interval)."""
+    budget is spent); with ``confirm_games``, until ``confirm`` also holds it. Returns the rows (progress,
+    CPU-minutes, win rate, interval and, for a confirmed check, its ``confirmation``)."""
     configs, trainer = BACKENDS[backend].modules()
     base = configs.with_overrides(configs.load_config(preset), {**overrides, **CHUNK_SETTINGS[backend]})
     log = run_dir / "time_to_strength.jsonl"
     rows = [json.loads(line) for line in log.read_text().splitlines()] if log.is_file() else []
-    while not rows or (rows[-1]["ci95"][0] <= rows[-1]["fair_share"] and rows[-1]["cpu_minutes"] < max_cpu_minutes):
+    while True:
+        if rows and reached(rows[-1]):
+            if not confirm_games:
+                break
+            if "confirmation" not in rows[-1]:
+                rows[-1]["confirmation"] = confirm(game, run_dir, confirm_games)
+                log.write_text("".join(json.dumps(row) + "\n" for row in rows))
+            if rows[-1]["confirmation"]["held"]:
+                break
+        if rows and rows[-1]["cpu_minutes"] >= max_cpu_minutes:
+            break
         target = (len(rows) + 1) * chunk
         config = configs.with_overrides(base, {PROGRESS_KEY[backend]: target})
         started = time.process_time()
@@ -81,6 +98,8 @@ def measure(game: str, backend: str, preset: str, overrides: dict, chunk: int, r
         print(f"{PROGRESS_KEY[backend]} {target}: {rows[-1]['cpu_minutes']:.1f} CPU-minutes, {row['win_rate']:.1%} "
               f"[{row['ci95'][0]:.1%}, {row['ci95'][1]:.1%}] against the heuristic (fair share {1 / players:.1%})",
               flush=True)
+        if reached(rows[-1]) and confirm_games:
+            print(f"checking with {confirm_games} further games", flush=True)
     return rows
 
 
@@ -95,19 +114,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-cpu-minutes", type=float, default=30.0)
     parser.add_argument("--run-dir", required=True)
     parser.add_argument("--confirm", type=int, default=0, metavar="GAMES",
-                        help="once reached, play this many further games with another seed (e.g. 1000)")
+                        help="once reached, play this many further games with another seed (e.g. 1000); "
+                             "where they do not hold it, train on")
     args = parser.parse_args(argv)
     rows = measure(args.game, args.backend, args.config, parse_overrides(args.set), args.chunk, Path(args.run_dir),
-                   args.games, args.max_cpu_minutes)
+                   args.games, args.max_cpu_minutes, args.confirm)
     last = rows[-1]
-    reached = last["ci95"][0] > last["fair_share"]
-    print(f"{'reached' if reached else 'not reached'}: {last['cpu_minutes']:.1f} CPU-minutes, "
+    print(f"{'reached' if reached(last) else 'not reached'}: {last['cpu_minutes']:.1f} CPU-minutes, "
           f"{PROGRESS_KEY[args.backend]} {last['progress']}")
-    if reached and args.confirm:
-        result = confirm(args.game, Path(args.run_dir), args.confirm)
-        low, high = result["ci95"]
-        print(f"{args.confirm} further games: {result['win_rate']:.1%} [{low:.1%}, {high:.1%}], "
-              f"{'held' if result['held'] else 'not held'}")
+    for row in rows:
+        if "confirmation" in row:
+            result = row["confirmation"]
+            low, high = result["ci95"]
+            print(f"{PROGRESS_KEY[args.backend]} {row['progress']}: {result['games']} further games: "
+                  f"{result['win_rate']:.1%} [{low:.1%}, {high:.1%}], {'held' if result['held'] else 'not held'}")
     return 0
 
 
