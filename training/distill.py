@@ -150,7 +150,7 @@ def distill(paths: list[str | Path], out: str | Path, config: DistillConfig, nam
     weights, report = fit(data, per_game, config)
     game = load_records(paths[0])
     env = make_env(game["game"], num_players=game["num_players"], **{**game["env_options"], **config.env}).unwrapped
-    env_options = {"num_players": env.game.num_players, **game["env_options"], **config.env}
+    env_options = {**game["env_options"], **config.env, **env.game.config()}  # defaults too (2p variant)
     metadata = {"name": name or f"{game['game']}_{env.game.num_players}p", "game": game["game"],
                 "num_players": env.game.num_players, "env_options": env_options, "activation": "tanh",
                 "input_transform": env.observer.policy_input, "backend": "distill", "distill": report,

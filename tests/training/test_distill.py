@@ -59,6 +59,17 @@ def test_several_teachers_give_the_moves_of_each(records):
     assert 0 < len(alone["actions"]) < len(data["actions"])
 
 
+def test_the_agent_file_records_the_games_full_options_defaults_included(tmp_path):
+    """Two-player games default to the dummy variant; an evaluation given no options records none, and the
+    agent file must still name the variant it learned (else a later default change would mislead it)."""
+    result = evaluate("david_goliath", ["heuristic", "random"], 4, seed=1, env_options=OPTIONS, workers=1,
+                      progress=False)
+    path = distill([result.write(tmp_path / "records")["records"]], tmp_path / "agent.npz",
+                   DistillConfig(agents=("heuristic",), env={}, hidden=(8,), epochs=1))
+    options = load(str(path), make("david_goliath", num_players=2, **OPTIONS).unwrapped.game).metadata["env_options"]
+    assert options == {"num_players": 2, "rounds": 1, "card_features": False, "two_player_variant": "dummy"}
+
+
 def test_a_distilled_agent_file_loads_plays_and_has_its_card(records, tmp_path):
     config = DistillConfig(agents=("heuristic",), env={"card_features": True, "trick_outlook": True}, hidden=(32,),
                            epochs=2)
