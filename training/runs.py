@@ -488,7 +488,7 @@ def write_model_card(path: Path, metadata: dict[str, Any], evaluation: dict[str,
         *_ROWS.get(metadata.get("backend", "sb3"), _ppo_rows)(metadata),
         f"| libraries | {', '.join(f'{k} {v}' for k, v in metadata['libraries'].items())} |",
     ]
-    if "evaluation_during_training" in metadata:  # not for a distilled agent
+    if metadata.get("evaluation_during_training"):  # none for a distilled agent or without eval.opponents
         lines += ["", "## Evaluation during training", "",
                   "| opponents | games | win rate | 95% CI | fair share |", "|---|---|---|---|---|"]
     for row in metadata.get("evaluation_during_training", {}).values():

@@ -27,12 +27,12 @@ from hiddenhand.training.config import parse_overrides
 
 from .evaluate import evaluate
 
-#: The config keys each backend counts its progress in, and what a chunk sets besides (quiet, one process).
+#: The config keys each backend counts its progress in, and what a chunk sets besides (one process, no
+#: evaluation of its own: the checks are the evaluation).
 PROGRESS_KEY = {"sb3": "total_timesteps", "expert": "iterations"}
 #: Seeds of the checks after each chunk and of the confirming games (``--confirm``).
 CHECK_SEED, CONFIRM_SEED = 12345, 4242
-CHUNK_SETTINGS = {"sb3": {"vec_env": "dummy", "eval.every": 10**12, "eval.games": 1, "eval.opponents": ["random"]},
-                  "expert": {"eval.every": 10**6, "eval.games": 1, "eval.opponents": ["random"]}}
+CHUNK_SETTINGS = {"sb3": {"vec_env": "dummy", "eval.opponents": []}, "expert": {"eval.opponents": []}}
 
 
 def against_heuristic(game: str, agent: Path, metadata: dict, games: int, seed: int) -> dict:

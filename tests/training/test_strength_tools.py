@@ -26,6 +26,8 @@ def test_time_to_strength_trains_in_chunks_and_resumes(tmp_path):
     rows = time_to_strength.measure("david_goliath", "sb3", "david_goliath_quick", QUICK, chunk=64, run_dir=run,
                                     games=4, max_cpu_minutes=1e-9)
     assert len(rows) == 1 and rows[0]["progress"] == 64 and rows[0]["cpu_minutes"] > 0
+    card = (run / "agent.md").read_text()  # the checks are the evaluation: the run plays no games of its own
+    assert "## Evaluation during training" not in card and "## Training configuration" in card
     logged = [json.loads(line) for line in (run / "time_to_strength.jsonl").read_text().splitlines()]
     assert logged == rows
     more = time_to_strength.measure("david_goliath", "sb3", "david_goliath_quick", QUICK, chunk=64, run_dir=run,
