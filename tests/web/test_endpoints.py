@@ -163,7 +163,7 @@ def test_cap_on_concurrent_games(make_client):
 
 
 def test_finished_and_idle_games_are_cleaned_up(make_client):
-    client = make_client(finished_ttl=0.05, idle_ttl=0.2, max_games=2)
+    client = make_client(finished_ttl=0.05, idle_ttl=1.0, max_games=2)  # idle: a second's margin under load
     finished = new_game(client)["seats"][0]["token"]
     play_out(client, finished)
     idle = new_game(client, seats=("human", "human", "human"))["seats"][0]["token"]
@@ -173,7 +173,7 @@ def test_finished_and_idle_games_are_cleaned_up(make_client):
     response = client.get(f"/api/seat/{finished}")
     assert response.status_code == 410 and "expired" in response.json()["error"]
     assert client.get(f"/api/seat/{idle}").status_code == 200
-    time.sleep(0.25)
+    time.sleep(1.0)
     new_game(client)  # creating sweeps: the idle game makes room
     assert client.get(f"/api/seat/{idle}").status_code == 410
     assert client.post(f"/api/seat/{idle}/move", json={"action": 0}).status_code == 410
