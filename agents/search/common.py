@@ -234,6 +234,16 @@ class TreeSearchAgent(SearchAgent):
         self.iterations: int = self.options["iterations"]
         self.c: float = self.options["c"]
 
+    def _modelled_move(self, node: Any, state: State, rng: np.random.Generator, fast: random.Random) -> Any:
+        """Another seat's move in the tree by the rollout policy (an opponent model; no expansion is spent
+        on it): the move is applied to ``state`` and its child of ``node`` (created on first use) returned."""
+        action = self.policy_action(state, fast)
+        child = node.children.get(action)
+        if child is None:
+            child = node.children[action] = type(node)()
+        state.apply(action, rng)
+        return child
+
     def _root_result(self, root: Any, done: int, legal: np.ndarray) -> int:
         """The move after ``done`` iterations: the root's most visited legal action (see ``_visit_result``)."""
         self.last_iterations = done

@@ -68,12 +68,8 @@ class ISMCTSAgent(TreeSearchAgent):
                     (round_ is None or self._round_of(state) == round_):
                 mover = state.current_player
                 children = node.children
-                if modelled and mover != seat:  # the opponent model moves; no expansion is spent on it
-                    action = self.policy_action(state, fast)
-                    node = children.get(action)
-                    if node is None:
-                        node = children[action] = Node()
-                    state.apply(action, rng)
+                if modelled and mover != seat:
+                    node = self._modelled_move(node, state, rng, fast)
                     path.append((node, mover))
                     plies += 1
                     continue

@@ -7,7 +7,7 @@ determinization are scored ``Q(a) + c * P(a) * sqrt(N) / (1 + n(a))``: ``Q`` the
 mover's seat after ``a`` (unvisited actions: the mean of the visited ones, else 0), ``P`` the network's
 policy for the mover's observation in this determinization (renormalised over the legal actions; at the
 other seats' nodes only with ``opponent_prior="network"``, which costs a network reading per visit there,
-else a uniform prior),
+else a uniform prior; with ``opponents="policy"`` the other seats play the rollout policy instead),
 ``n(a)`` the action's visits and ``N`` their sum over the legal actions plus one. Each iteration adds one
 node and values its position: with ``leaf="network"`` every seat's value head reading of its own
 observation there (a finished game: the win/loss rewards), with ``leaf="rollout"`` a rollout to the
@@ -60,6 +60,9 @@ class PUCTAgent(TreeSearchAgent):
         Option("opponent_prior", "uniform", Choice("uniform", "network"),
                "the prior at the other seats' nodes: uniform, or the network's policy for their observation in "
                "each determinization (a network reading per visit)"),
+        Option("opponents", "tree", Choice("tree", "policy"),
+               "how the other seats choose inside the tree: 'tree' by PUCT on their own values, or 'policy' by "
+               "the rollout policy (an opponent model, as ISMCTS's opponents='policy'; no prior read there)"),
         REDEALS,
         *COMMON_OPTIONS,
     ])
@@ -116,6 +119,7 @@ class PUCTAgent(TreeSearchAgent):
         deadline = self._deadline()
         root = Node()
         seat, c, sqrt = self._seat, self.c, math.sqrt
+        modelled = self.options["opponents"] == "policy"
         done = 0
         while True:
             state = sampler.sample()
@@ -128,6 +132,11 @@ class PUCTAgent(TreeSearchAgent):
                     values = self._leaf_values(state, plies, limit, round_, rng, fast)
                     break
                 mover = state.current_player
+                if modelled and mover != seat:
+                    node = self._modelled_move(node, state, rng, fast)
+                    path.append((node, mover))
+                    plies += 1
+                    continue
                 actions = state.legal_mask().nonzero()[0].tolist()
                 prior = node.prior if mover == seat else None
                 if prior is None or any(a not in prior for a in actions):

@@ -228,11 +228,12 @@ def test_search_with_a_policy_rollout(rollout):
     assert len(_search_decisions(env, agent, 2, 2)) >= 2
 
 
+@pytest.mark.parametrize("algorithm", ["ismcts", "puct"])
 @pytest.mark.parametrize("game", ["david_goliath", "rattus_cartus"])
-def test_ismcts_with_an_opponent_model_is_seeded_legal_and_blind(game):
+def test_tree_search_with_an_opponent_model_is_seeded_legal_and_blind(game, algorithm):
     """``opponents="policy"``: the other seats play the rollout policy inside the tree; the moves stay
     legal, a function of the seed, and equal on a twin re-dealt from the mover's point of view."""
-    spec = "ismcts:iterations=8:horizon=round:opponents=policy:rollout=heuristic"
+    spec = f"{algorithm}:iterations=8:horizon=round:opponents=policy:rollout=heuristic"
     runs = []
     for _ in range(2):
         env = _env(game)
@@ -253,4 +254,4 @@ def test_ismcts_with_an_opponent_model_is_seeded_legal_and_blind(game):
         pair.append(agent.act(obs["observation"], obs["action_mask"]))
     assert pair[0] == pair[1]
     with pytest.raises(ConfigError, match="opponents"):
-        load("ismcts:opponents=greedy", raw.game)
+        load(f"{algorithm}:opponents=greedy", raw.game)
