@@ -516,8 +516,16 @@ def _expert_rows(metadata: dict[str, Any]) -> list[str]:
             f"| positions learned | {metadata['positions']:,} |",
             f"| wall time / CPU time | {metadata['wall_time_s']:.0f} s / {metadata['cpu_time_s']:.0f} s |",
             f"| network | MLP {network['net_arch']}, {metadata['activation']}; value head {network['value_arch']} |",
-            f"| search | first `{config['search']}`, then "
-            f"`{config['search'] if config['guided_search'] == 'none' else config['guided_search']}` |"]
+            f"| search | {_expert_search(config)} |",
+            *([f"| warm start | {_warm_start(config)} |"] if config.get("init_from") else [])]
+
+
+def _expert_search(config: dict[str, Any]) -> str:
+    if config["guided_search"] == "none":
+        return f"`{config['search']}` throughout"
+    if config.get("init_from"):
+        return f"`{config['guided_search']}` reading the network throughout (first: {config['init_from']})"
+    return f"first `{config['search']}`, then `{config['guided_search']}` reading the network"
 
 
 def _distill_rows(metadata: dict[str, Any]) -> list[str]:

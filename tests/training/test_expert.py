@@ -125,6 +125,25 @@ def test_a_resumed_run_equals_an_uninterrupted_one(finished, tmp_path, changes):
         assert np.array_equal(wa, wb) and np.array_equal(ba, bb)
 
 
+def test_init_from_starts_the_network_and_the_first_search_from_an_agent(finished, tmp_path):
+    """With ``init_from`` the network starts as that agent's policy and iteration 1 already searches with it."""
+    start = str(finished / "agent.npz")
+    with pytest.raises(ConfigError, match="'init_from' = .* has layers \\[16, 90\\] with tanh.*relu"):
+        tiny(init_from=start, network={"net_arch": [16], "value_arch": [4], "activation": "relu"})
+    config = tiny(init_from=start, iterations=1, fit__learning_rate=1e-9)
+    assert config.teacher(config.first_network()) == ("puct:iterations=6", {"network": start})
+    run = tmp_path / "run"
+    train(config, run, progress=False)
+    agent, origin = load_policy(run / "agent.npz"), load_policy(start)
+    for (weight, bias), (weight0, bias0) in zip(agent.weights, origin.weights, strict=True):
+        assert np.allclose(weight, weight0, atol=1e-5) and np.allclose(bias, bias0, atol=1e-5)
+    with np.load(Checkpoints(run, ()).candidates()[0] / "positions.npz") as data:
+        played = data["policies_0"]
+    assert np.array_equal(played, play_games(config, start, 1, range(2))["policies"])
+    assert not np.array_equal(played, play_games(tiny(), None, 1, range(2))["policies"])
+    assert f"| warm start | the policy of {start} |" in (run / "agent.md").read_text()
+
+
 def test_a_damaged_checkpoint_falls_back_to_the_one_before(finished, tmp_path):
     run = tmp_path / "run"
     shutil.copytree(finished, run)
@@ -146,6 +165,8 @@ def test_a_damaged_checkpoint_falls_back_to_the_one_before(finished, tmp_path):
     ({"self_play__plays": "teacher"}, "'self_play.plays' must be one of"),
     ({"fit__value_mix": 1.5}, "'fit.value_mix' must be in \\[0, 1\\]"),
     ({"env": {"num_players": 9}}, "invalid 'env' options"),
+    ({"init_from": "david_goliath_3p"}, "'init_from' = 'david_goliath_3p': .*observation"),
+    ({"init_from": "heuristic"}, "'init_from' = 'heuristic' is not a trained agent"),
 ])
 def test_bad_configs_name_the_key(changes, match):
     with pytest.raises(ConfigError, match=match):

@@ -85,6 +85,10 @@ class ExpertConfig:
     #: The search of the later iterations, given the latest network (``network=`` is added); ``"none"``:
     #: the first teacher throughout (the network then only learns from it).
     guided_search: str = _field("puct")
+    #: A trained agent (shipped name or file) whose policy layers start the network (its value head starts
+    #: fresh), so the first iteration already searches with it (``"none"``: a random start, the first
+    #: iteration taught by ``search``). Its layers must fit an ``mlp`` of ``network.net_arch``.
+    init_from: str = _field("none")
     torch_threads: int = _field(1, min=1, max=256)
     self_play: SelfPlayGames = field(default_factory=SelfPlayGames)
     network: NetworkConfig = field(default_factory=NetworkConfig)
@@ -92,7 +96,16 @@ class ExpertConfig:
     eval: EvalConfig = field(default_factory=EvalConfig)
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        """Plain JSON-serialisable dict. ``init_from`` appears only when set, so that runs recorded before it
+        existed resume unchanged."""
+        data = dataclasses.asdict(self)
+        if data["init_from"] == "none":
+            del data["init_from"]
+        return data
+
+    def first_network(self) -> str | None:
+        """The network the first iteration's search reads: ``init_from``, if set."""
+        return None if self.init_from == "none" else self.init_from
 
     def teacher(self, network: str | None) -> tuple[str, dict[str, Any]]:
         """(search spec, keyword options) of an iteration: the first teacher without a network (or with
@@ -133,6 +146,8 @@ def config_from_dict(data: Any, source: str = "<dict>") -> ExpertConfig:
         if not action_blocks(env.unwrapped.observer.layout, game.num_actions):
             raise ConfigError(f"{source}: 'network.kind' = 'per_action' needs observation blocks laid out per "
                               f"action, which {config.game} has not; allowed: 'mlp'")
+    if config.init_from != "none":
+        _check_init(config, env.unwrapped, source)
     for key, spec in (("search", config.search), ("guided_search", config.guided_search)):
         if key == "guided_search" and spec == "none":
             continue
@@ -147,6 +162,26 @@ def config_from_dict(data: Any, source: str = "<dict>") -> ExpertConfig:
         except (ConfigError, ValueError) as exc:
             raise ConfigError(f"{source}: '{key}' = {spec!r}: {exc}") from None
     return config
+
+
+def _check_init(config: ExpertConfig, env, source: str) -> None:
+    """``init_from`` loads for the game and its layers, activation and input are the network's."""
+    network = config.network
+    try:
+        agent = load_agent(config.init_from, env.game)
+    except ValueError as exc:
+        raise ConfigError(f"{source}: 'init_from' = {config.init_from!r}: {exc}") from None
+    if getattr(agent, "weights", None) is None:
+        raise ConfigError(f"{source}: 'init_from' = {config.init_from!r} is not a trained agent (an agent file or "
+                          f"a shipped network's name)")
+    shapes = [w.shape[0] for w, _ in agent.weights]
+    expected = [*network.net_arch, env.game.num_actions]
+    found = (network.kind, shapes, agent.metadata.get("activation"), agent.metadata.get("input_transform"))
+    if found != ("mlp", expected, network.activation, env.observer.policy_input):
+        raise ConfigError(f"{source}: 'init_from' = {config.init_from!r} has layers {shapes} with "
+                          f"{found[2]} on {found[3]} inputs; the run's network is {network.kind} {expected} with "
+                          f"{network.activation} on {env.observer.policy_input} inputs (set network.kind: mlp, "
+                          f"net_arch and activation to match, and the env options it was trained with)")
 
 
 def with_overrides(config: ExpertConfig, overrides: dict[str, Any]) -> ExpertConfig:

@@ -89,6 +89,15 @@ class PolicyValueNet(torch.nn.Module):
         return [(first, bias), (head, np.full(a, _array(self.score.bias)[0], np.float32))]
 
 
+def start_policy_from(net: PolicyValueNet, weights: Weights) -> None:
+    """Set an ``mlp`` net's trunk and policy head from an agent file's dense layers (shapes checked by the
+    config); the value head keeps its fresh start."""
+    with torch.no_grad():
+        for layer, (weight, bias) in zip([*net.trunk, net.policy], weights, strict=True):
+            layer.weight.copy_(torch.as_tensor(weight))
+            layer.bias.copy_(torch.as_tensor(bias))
+
+
 def _array(tensor: torch.Tensor) -> np.ndarray:
     return tensor.detach().cpu().numpy().astype(np.float32)
 

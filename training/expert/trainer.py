@@ -4,7 +4,8 @@ the next iteration's search reads the network (its prior and its leaf values).
     python -m hiddenhand train david_goliath --backend expert --config david_goliath --run-dir runs/dg_expert
 
 Iteration ``k`` (1-based) plays ``self_play.games`` games over ``self_play.workers`` processes: iteration
-1 with ``search`` (no network yet), the later ones with ``guided_search`` reading the network of the
+1 with ``search`` (no network yet; with ``init_from`` the network starts from that agent's policy and
+iteration 1 already searches with it), the later ones with ``guided_search`` reading the network of the
 previous iteration (with ``self_play.plays: network`` that network moves instead and the search only
 labels its decisions: DAgger). Every decision of a searching seat with a choice is kept: the observation, the legal
 mask, the search's visit shares (``last_policy``) and value (``last_value``), and the seat's final
@@ -35,7 +36,7 @@ from hiddenhand.envs.core.rewards import winner_rewards
 
 from ..runs import Checkpoints, TrainResult, begin_run, evaluate_policy, export_agent, library_versions, open_run
 from .config import RESUMABLE, ExpertConfig
-from .network import PolicyValueNet, export, fit, load_arrays, parameters_as_arrays
+from .network import PolicyValueNet, export, fit, load_arrays, parameters_as_arrays, start_policy_from
 
 CHECKPOINT_FILES = ("network.npz", "parameters.npz", "positions.npz")
 FIELDS = ("observations", "masks", "policies", "search_values", "outcomes")
@@ -182,6 +183,8 @@ def train(config: ExpertConfig, run_dir: str | Path, resume: bool = False, progr
     metadata = expert_metadata(config, name)
     env = make_env(config.game, **config.env).unwrapped
     net = PolicyValueNet(env.observer.layout, env.game.num_actions, config.network)
+    if config.first_network() is not None:
+        start_policy_from(net, load(config.first_network(), env.game).weights)
     loaded = open_run(run_dir, checkpoints, config.to_dict(), resume=resume, overwrite=overwrite,
                       load=lambda path: load_checkpoint(path, net))
     window, record = loaded if loaded is not None else ([], {"num_timesteps": 0, "wall_time_s": 0.0})
@@ -194,7 +197,7 @@ def train(config: ExpertConfig, run_dir: str | Path, resume: bool = False, progr
     try:
         while iteration < config.iterations:
             started, cpu_started = time.perf_counter(), time.process_time()
-            network = str(latest / "network.npz") if latest is not None else None
+            network = str(latest / "network.npz") if latest is not None else config.first_network()
             data, worker_cpu = self_play(pool, config, network, iteration + 1)
             iteration += 1
             window = (window + [data])[-config.fit.window:]
