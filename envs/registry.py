@@ -26,7 +26,7 @@ class SearchHooks:
     #: Search applies it to re-dealt copies, training (``potential: evaluation``) to the true position: it
     #: must read the hidden part only as ``seat`` knows it.
     evaluation: str | None = None
-    #: Per algorithm (``"ismcts"``, ``"pimc"``), option defaults that keep a move within about 200 ms
+    #: Per algorithm (``"ismcts"``, ``"pimc"``, ``"puct"``), option defaults that keep a move within about 200 ms
     #: on one core; anything not listed falls back to the algorithm's own defaults.
     defaults: dict[str, dict[str, Any]] = field(default_factory=dict)
 
@@ -142,6 +142,8 @@ REGISTRY: dict[str, GameEntry] = {entry.name: entry for entry in (
             defaults={"ismcts": {"iterations": 70, "horizon": "round", "value": "estimate", "rollout": "heuristic",
                                  "opponents": "policy"},
                       "pimc": {"determinizations": 20, "horizon": "round", "value": "estimate",
+                               "rollout": "heuristic"},
+                      "puct": {"iterations": 70, "c": 1.0, "leaf": "rollout", "horizon": "round", "value": "estimate",
                                "rollout": "heuristic"}}),
     ),
     GameEntry(

@@ -95,6 +95,15 @@ def test_puct_reads_the_network_and_reports_targets(tmp_path):
     modelled = load("puct:opponent_prior=network", raw.game, seed=1, network=agent.options["network"])
     modelled.bind(env, me)
     assert len(set(modelled._prior(state, legal).values())) > 1
+    # with opponents="policy" the other seats play the rollout policy: no prior is read at their nodes
+    movers = []
+    policy = load("puct:iterations=40:opponents=policy:opponent_prior=network", raw.game, seed=1,
+                  network=agent.options["network"])
+    read = policy._prior
+    policy._prior = lambda state, actions: movers.append(state.current_player) or read(state, actions)
+    policy.bind(env, me)
+    assert obs["action_mask"][policy.act(obs["observation"], obs["action_mask"])]
+    assert movers and set(movers) == {agent._seat}
 
 
 def test_puct_needs_a_value_head_for_network_leaves(tmp_path):
@@ -131,3 +140,19 @@ def test_puct_with_a_network_never_reads_hidden_state(tmp_path, game):
             moves.append((agent.act(obs["observation"], obs["action_mask"]), agent.last_value))
         assert moves[0] == moves[1]
     assert differed
+
+
+def test_rattus_cartus_puct_defaults_search_with_the_shipped_prior():
+    """Rattus Cartus's registry defaults for ``puct``: the budget and rollouts measured with the shipped PPO
+    agent as prior (docs/agents.md, "A network prior in Rattus Cartus"); a network with a value head still
+    gets rollout leaves there unless ``leaf=network`` is asked for."""
+    env = make("rattus_cartus", num_players=4)
+    env.reset(seed=4)
+    to_a_choice(env, 4)
+    raw = env.unwrapped
+    defaults = REGISTRY["rattus_cartus"].search.defaults["puct"]
+    agent = load("puct:network=rattus_cartus_4p", raw.game, seed=1)
+    assert {key: agent.options[key] for key in defaults} == defaults and agent.leaf == "rollout"
+    agent.bind(env, raw.agent_selection)
+    obs = raw.observe(raw.agent_selection)
+    assert obs["action_mask"][agent.act(obs["observation"], obs["action_mask"])] and agent.last_iterations == 70
