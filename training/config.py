@@ -229,12 +229,22 @@ def config_from_dict(data: dict[str, Any], source: str = "<dict>") -> TrainConfi
     return config
 
 
+def init_agent(name: str, game: Any, source: str) -> Any:
+    """The trained agent an ``init_from`` names, loaded for ``game``; a ``ConfigError`` naming it if it
+    does not load or is not a network (a heuristic, a search)."""
+    try:
+        agent = load_agent(name, game)
+    except ValueError as exc:
+        raise ConfigError(f"{source}: 'init_from' = {_short(name)}: {exc}") from None
+    if getattr(agent, "weights", None) is None:
+        raise ConfigError(f"{source}: 'init_from' = {_short(name)} is not a trained agent (an agent file or a "
+                          f"shipped network's name)")
+    return agent
+
+
 def _check_init(config: TrainConfig, game: Any, source: str) -> None:
     """``init_from`` loads for the game and its layers are the actor's (``ppo.net_arch``, the actions)."""
-    try:
-        agent = load_agent(config.init_from, game)
-    except ValueError as exc:
-        raise ConfigError(f"{source}: 'init_from' = {_short(config.init_from)}: {exc}") from None
+    agent = init_agent(config.init_from, game, source)
     shapes = [w.shape[0] for w, _ in agent.weights]
     expected = [*config.ppo.net_arch, game.num_actions]
     if shapes != expected or agent.metadata.get("activation") != config.ppo.activation:

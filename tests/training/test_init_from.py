@@ -53,6 +53,8 @@ def test_an_agent_that_does_not_fit_is_refused(tmp_path, widths, activation, mat
         config_from_dict({**BASE, "init_from": path})
     with pytest.raises(ConfigError, match="'init_from' = 'nobody'"):
         config_from_dict({**BASE, "init_from": "nobody"})
+    with pytest.raises(ConfigError, match="'init_from' = 'heuristic' is not a trained agent"):
+        config_from_dict({**BASE, "init_from": "heuristic"})
 
 
 def test_the_model_card_names_the_start(tmp_path):

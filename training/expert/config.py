@@ -16,7 +16,8 @@ from hiddenhand.agents import load as load_agent
 from hiddenhand.agents.search import ALGORITHMS, PUCTAgent, is_search_spec, parse_spec
 from hiddenhand.envs.core.options import ConfigError
 
-from ..config import BASELINES, PRESET_DIR as SB3_PRESET_DIR, EvalConfig, _build, _field, read_config_file, set_dotted
+from ..config import (BASELINES, PRESET_DIR as SB3_PRESET_DIR, EvalConfig, _build, _field, init_agent, read_config_file,
+                      set_dotted)
 from ..config import presets as base_presets
 
 PRESET_DIR = SB3_PRESET_DIR / "expert"
@@ -167,13 +168,7 @@ def config_from_dict(data: Any, source: str = "<dict>") -> ExpertConfig:
 def _check_init(config: ExpertConfig, env, source: str) -> None:
     """``init_from`` loads for the game and its layers, activation and input are the network's."""
     network = config.network
-    try:
-        agent = load_agent(config.init_from, env.game)
-    except ValueError as exc:
-        raise ConfigError(f"{source}: 'init_from' = {config.init_from!r}: {exc}") from None
-    if getattr(agent, "weights", None) is None:
-        raise ConfigError(f"{source}: 'init_from' = {config.init_from!r} is not a trained agent (an agent file or "
-                          f"a shipped network's name)")
+    agent = init_agent(config.init_from, env.game, source)
     shapes = [w.shape[0] for w, _ in agent.weights]
     expected = [*network.net_arch, env.game.num_actions]
     found = (network.kind, shapes, agent.metadata.get("activation"), agent.metadata.get("input_transform"))
