@@ -268,6 +268,9 @@ def _decision_problems(s: KoehandelState) -> list[str]:
     problem = _phase_problem(s, decision) or _card_problem(s, decision) or _who_acts(s, decision, p)
     if not problem and any(k > h for k, h in zip(s.selection, s.hands[p])):
         problem = f"the selection {s.selection} is not in the hand {s.hands[p]}"
+    if not problem:
+        problem = next((f"seat {q} bid {bid}, more than its cash {s.cash[q]} (overbid_mode mask, K-A9)"
+                        for q, bid in enumerate(s.covered_bids()) if bid > s.cash[q]), None)
     if not problem and not s._legal():
         problem = "no legal action"
     return [f"decision {decision} ({A.DECISION_NAMES[decision]}) by seat {p}: {problem}"] if problem else []

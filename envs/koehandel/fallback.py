@@ -8,9 +8,9 @@ card's denomination drawn as often as the game has it), a 2-player money card re
 the unseen ones. The hands it passes through are not the copy's (they may go below zero): only the hand
 sizes it ends each event with are used (public, K-A13). :func:`deal_present` deals the copy's hands and
 the hidden cards lying on the table from the money the viewer cannot place, every hand its public size;
-a defaulting bidder's shown hand is kept, the buyer about to pay can pay, and the other lower bounds the
-viewer knows (bids covered by cash in ``mask`` mode, the digest's cash bounds) are met if one of
-:data:`DEALS` random deals meets them.
+a defaulting bidder's shown hand is kept, the buyer about to pay can pay and, in ``mask`` mode, every bid
+of the auction under way is covered by its bidder's hand (the rules count on it: K-A9); the digest's cash
+bounds are met if one of :data:`DEALS` random deals meets them.
 
 Every public fact and the viewer's whole observation are kept. What is lost: the hidden compositions no
 longer have to come from the hands that paid them, so the other seats' records may describe a past
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from . import actions as A
-from .cards import MONEY, NUM_DENOMS
+from .cards import DENOMINATIONS, MONEY, NUM_DENOMS
 from .money import value
 from .records import CASH_BOUND, DIGEST_COLUMNS
 from .sampler import QUICK_TRADES, _outcome, _random_cards, _replay, _Step, _World, payment_shapes
@@ -165,40 +165,51 @@ def _hidden_transit(s: KoehandelState, viewer: int) -> list[tuple[tuple, int]]:
 
 
 def _lower_bounds(s: KoehandelState, viewer: int) -> tuple[dict[int, int], dict[int, int]]:
-    """(the buyer's cash needed to pay, which the deal must meet; the other lower bounds the viewer
-    knows: bids covered in ``mask`` mode, the digest's cash bounds)."""
-    must = {}
+    """(what the deal must meet: the buyer's cash needed to pay and, in ``mask`` mode, the bids of the
+    auction under way; those and the other lower bounds the viewer knows, the digest's cash bounds)."""
+    must = {seat: bid for seat, bid in enumerate(s.covered_bids()) if bid and seat != viewer}
     if not s.is_terminal and s.decision == A.D_PAY and s.payer != viewer:
-        must[s.payer] = s.amount
-    if not s.is_terminal and s.decision == A.D_BUYRIGHT and s.cfg.overbid_mode == "mask" and s.high_bidder != viewer:
-        must[s.high_bidder] = s.high
+        must[s.payer] = max(must.get(s.payer, 0), s.amount)
     wish = dict(must)
     row, n = s.memory.digest[viewer], s.n
     for slot in range(1, n):
         seat = (viewer + slot) % n
-        bound = row[(slot - 1) * DIGEST_COLUMNS + CASH_BOUND]
-        if s.cfg.overbid_mode == "mask" and s.auctioneer >= 0:
-            bound = max(bound, s.max_bid[seat])
-        wish[seat] = max(wish.get(seat, 0), bound)
+        wish[seat] = max(wish.get(seat, 0), row[(slot - 1) * DIGEST_COLUMNS + CASH_BOUND])
     return must, wish
 
 
 def _deal(cards: list[int], parts: list[tuple[tuple, int]], needs, rng: np.random.Generator) -> dict:
     """``cards`` (denomination indices, sorted) cut into ``parts`` in a random order: the first of
-    :data:`DEALS` deals meeting every lower bound, else of as many meeting the buyer's, else the buyer
-    takes his most valuable cards first."""
+    :data:`DEALS` deals meeting every lower bound, else of as many meeting the hard ones (``must``),
+    else the hands with a hard bound take the most valuable cards (:func:`_cover`)."""
     must, wish = needs
     for bounds in (wish, must):
         for _ in range(DEALS):
             dealt = _cut([cards[j] for j in rng.permutation(len(cards)).tolist()], parts)
             if all(value(dealt[("hand", seat)]) >= need for seat, need in bounds.items() if ("hand", seat) in dealt):
                 return dealt
+    bound = [part for part in parts if part[0][0] == "hand" and part[0][1] in must]
+    top = sum(size for _, size in bound)
     order = sorted(cards, reverse=True)
-    first = [part for part in parts if part[0][0] == "hand" and part[0][1] in must]
-    top = sum(size for _, size in first)
     rest = order[top:]
-    rest = [rest[j] for j in rng.permutation(len(rest)).tolist()]
-    return _cut(order[:top] + rest, first + [part for part in parts if part not in first])
+    dealt = _cover(order[:top], bound, must)
+    dealt.update(_cut([rest[j] for j in rng.permutation(len(rest)).tolist()],
+                      [part for part in parts if part not in bound]))
+    return dealt
+
+
+def _cover(cards: list[int], parts: list[tuple[tuple, int]], must: dict[int, int]) -> dict:
+    """``cards`` (most valuable first) dealt to the hands of ``parts``, each card to the hand with room
+    that lacks the most money per place left, so that several bounds are met together."""
+    hands = {name: [0] * NUM_DENOMS for name, _ in parts}
+    room = dict(parts)
+    short = {name: must[name[1]] for name, _ in parts}
+    for d in cards:
+        name = max((name for name in hands if room[name]), key=lambda name: short[name] / room[name])
+        hands[name][d] += 1
+        room[name] -= 1
+        short[name] -= DENOMINATIONS[d]
+    return hands
 
 
 def _cut(cards: list[int], parts: list[tuple[tuple, int]]) -> dict:

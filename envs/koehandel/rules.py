@@ -352,6 +352,13 @@ class KoehandelState(TrackedState):
             return self.cfg.overbid_cap
         return sum(self.cash)
 
+    def covered_bids(self) -> list[int]:
+        """Per seat, money its hand holds for sure: in ``mask`` mode its highest bid in the auction under
+        way (bids are capped by cash, K-A9; the buy-right and payment count on it), else 0."""
+        if self.cfg.overbid_mode != "mask":
+            return [0] * self.n
+        return list(self.max_bid)
+
     def can_offer(self, seat: int) -> bool:
         return self.sizes[seat] > 0 or self.cfg.allow_empty_offer
 

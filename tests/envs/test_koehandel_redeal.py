@@ -14,6 +14,7 @@ import pytest
 
 from hiddenhand.envs import koehandel_v0
 from hiddenhand.envs.core.game import SnapshotError
+from hiddenhand.envs.koehandel import actions as A
 from hiddenhand.envs.koehandel import sampler
 from playing import advance, play_random
 from test_koehandel_snapshots import as_position
@@ -141,3 +142,49 @@ def test_the_budget_counts_work_deterministically(monkeypatch):
         monkeypatch.setattr(sampler, "WORK_BUDGET", budget)
         copies = [raw.determinize("player_1", seed=3).snapshot() for _ in range(2)]
         assert copies[0] == copies[1]
+
+
+def test_approximate_copies_cover_every_bid_in_mask_mode(no_budget):
+    """K-A9 (mask): a bid never exceeds its bidder's cash, and the buy-right counts on it (a winner who
+    cannot pay only exists under reveal_and_restart). An approximate copy used to meet the bids only if a
+    random deal happened to, and a search whose copy then had the auctioneer decline crashed in the rules
+    (the default table of reveal_and_restart does not exist in mask mode). Every copy at every bid of
+    heuristic play now covers them, and the auctioneer's decline plays on."""
+    from hiddenhand.agents import load
+
+    env = koehandel_v0.env(num_players=4, auto_resolve_forced=True)
+    env.reset(seed=1)
+    raw = env.unwrapped
+    agents = [load("heuristic", raw.game, seed=seat) for seat in range(4)]
+    checked = declined = 0
+    for agent_id in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation or checked >= 150:
+            break
+        state = raw.state_
+        if any(state.max_bid):
+            viewer = raw.possible_agents[checked % 4]
+            copy_ = raw.determinize(viewer, seed=checked)
+            c = copy_.state_
+            assert all(c.cash[seat] >= bid for seat, bid in enumerate(c.max_bid)), (c.cash, c.max_bid)
+            assert copy_.game.invariants(c) == []
+            if c.decision == A.D_BUYRIGHT and c.high_bidder != raw.possible_agents.index(viewer):
+                copy_.step(A.DECLINE)  # the copy's high bidder pays
+                assert copy_.game.invariants(copy_.state_) == []
+                declined += 1
+            checked += 1
+        seat = raw.possible_agents.index(agent_id)
+        env.step(int(agents[seat].act(observation["observation"], observation["action_mask"])))
+    assert checked >= 150 and declined >= 3
+
+
+def test_the_last_resort_deal_meets_several_bids_together():
+    """When random deals all miss the hard bounds, the bound hands take the most valuable cards, each to
+    the hand lacking the most per place left: seat 1 (one card, needs 100) gets the 100, seat 0 (two
+    cards, needs 100) the two 50s; handing the best card to the first hand would leave seat 1 short."""
+    from hiddenhand.envs.koehandel import fallback
+    from hiddenhand.envs.koehandel.cards import DENOMINATIONS
+
+    fifty, hundred = DENOMINATIONS.index(50), DENOMINATIONS.index(100)
+    dealt = fallback._cover([hundred, fifty, fifty], [(("hand", 0), 2), (("hand", 1), 1)], {0: 100, 1: 100})
+    assert dealt[("hand", 1)][hundred] == 1 and dealt[("hand", 0)][fifty] == 2

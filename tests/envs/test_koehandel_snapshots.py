@@ -314,6 +314,22 @@ def test_a_bid_by_a_seat_that_passed_is_refused_with_pass_is_final():
     refused(snapshot, "bid after passing", 4, pass_is_final=True)
 
 
+def test_a_bid_above_the_bidders_cash_is_refused_in_mask_mode():
+    """K-A9 (mask): bids are capped by cash, and the buy-right counts on it (a winner who cannot pay has
+    no default table to go to in this mode); under reveal_and_restart such a bid is legal."""
+    env = make(4)
+    env.reset(seed=0)
+    raw = env.unwrapped
+    raw.set_position(seed=0, top=["cow"], turn_player=0)
+    for action in (A.AUCTION, A.ADD, A.BID):  # seat 1 bids 10 of its 100
+        env.step(action)
+    snapshot = as_position(json.loads(json.dumps(raw.snapshot())))
+    state = snapshot["state"]
+    assert state["cash"][1] == 100 and state["max_bid"] == [0, 10, 0, 0]
+    state["max_bid"][1] = state["high"] = 110
+    state["bids"] = [[1, 110]]
+    refused(snapshot, r"seat 1 bid 110, more than its cash 100 \(overbid_mode mask, K-A9\)")
+
 # ----------------------------------------------------------------------------- snapshots saved before
 SAVED_WITH_COUNTERS = Path(__file__).parent / "data" / "koehandel_snapshots_with_counters.json"
 
